@@ -1,0 +1,85 @@
+//! Engine benchmarks: the sole-path mask (fast and a plain BFS reference in
+//! the same process), perft, and random playouts. Results are recorded in
+//! `docs/performance.md`. Run with `cargo bench --bench engine`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use divan::counter::ItemsCount;
+use divan::{Bencher, black_box};
+use pushcrate::level::Pack;
+use pushcrate::rules::path::reference_sole_path_cells;
+use pushcrate::rules::{GameState, perft, perft_full};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn main() {
+    divan::main();
+}
+
+const LEVELS: &[&str] = &["open", "maze", "serpent", "arena"];
+
+fn start(id: &str) -> GameState {
+    let pack = Pack::bundled();
+    pack.level(id).unwrap().start_state(pack.rules).unwrap()
+}
+
+/// A position a few actions into a game, with crates on the board.
+fn midgame(id: &str) -> GameState {
+    let mut state = start(id);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..12 {
+        let actions = state.legal_actions();
+        if actions.is_empty() {
+            break;
+        }
+        state.play_unchecked(actions[rng.random_range(0..actions.len())]);
+    }
+    state
+}
+
+#[divan::bench(args = LEVELS)]
+fn sole_path_fast(bencher: Bencher, id: &str) {
+    let state = midgame(id);
+    bencher.bench(|| black_box(&state).sole_path_cells());
+}
+
+#[divan::bench(args = LEVELS)]
+fn sole_path_reference_bfs(bencher: Bencher, id: &str) {
+    let state = midgame(id);
+    let ends = state.route_ends();
+    let open = state.open();
+    bencher.bench(|| reference_sole_path_cells(black_box(&ends), black_box(open)));
+}
+
+#[divan::bench(args = ["open", "maze", "arena"])]
+fn perft_3_bulk(bencher: Bencher, id: &str) {
+    let state = start(id);
+    let nodes = perft(&state, 3);
+    bencher.counter(ItemsCount::new(nodes)).bench(|| perft(black_box(&state), 3));
+}
+
+#[divan::bench(args = ["open", "maze", "arena"])]
+fn perft_3_full(bencher: Bencher, id: &str) {
+    let state = start(id);
+    let nodes = perft(&state, 3);
+    bencher.counter(ItemsCount::new(nodes)).bench(|| perft_full(black_box(&state), 3));
+}
+
+/// Random games to the end or a 300-action cap; the counter is games.
+#[divan::bench(args = ["open", "maze", "crates"])]
+fn random_playouts_100(bencher: Bencher, id: &str) {
+    let state = start(id);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    bencher.counter(ItemsCount::new(100usize)).bench_local(|| {
+        let mut actions = 0u64;
+        for _ in 0..100 {
+            let mut game = state;
+            while !game.is_over() && game.actions_played() < 300 {
+                let legal = game.legal_actions();
+                game.play_unchecked(legal[rng.random_range(0..legal.len())]);
+            }
+            actions += u64::from(game.actions_played());
+        }
+        actions
+    });
+}

@@ -1,0 +1,226 @@
+//! The `pushcrate` command line: clap arguments, converted once into the
+//! library's calls. Exit codes: 0 ok, 1 a pack has errors, 2 usage or I/O.
+//!
+//! *Architecture Invariant*: only this module and the editor read files,
+//! print, and use `anyhow`.
+
+mod diagnostics;
+mod play;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::level::format::{Parsed, parse_pack};
+use crate::level::{DEFAULT_PACK_TOML, MAX_FILE_BYTES};
+
+/// The name that stands for the pack built into the binary.
+pub const BUNDLED: &str = "@default";
+
+/// Exit code: everything was fine.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a pack or an action has problems.
+pub const EXIT_PROBLEMS: u8 = 1;
+/// Exit code: bad usage, or a file could not be read or written.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Push Crate Studio: check, show and analyse Push Crate level packs.
+#[derive(Debug, Parser)]
+#[command(name = "pushcrate", version, about, long_about = None)]
+pub struct Args {
+    /// What to do; with none, check and summarise the bundled default pack.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Output format of reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum OutputFormat {
+    /// Text for people.
+    #[default]
+    Text,
+    /// JSON for programs.
+    Json,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate packs; diagnostics go to stderr. Exit 1 when a pack has errors.
+    Check {
+        /// Pack files; `@default` is the bundled pack.
+        #[arg(required = true)]
+        packs: Vec<PathBuf>,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t)]
+        format: OutputFormat,
+    },
+    /// Draw a position as an ASCII diagram, sole-path cells marked `*`.
+    Show {
+        /// The position.
+        #[command(flatten)]
+        position: play::PositionArgs,
+    },
+    /// List the legal actions of a position, sorted, one per line.
+    Moves {
+        /// The position.
+        #[command(flatten)]
+        position: play::PositionArgs,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t)]
+        format: OutputFormat,
+    },
+    /// Count the action sequences of a given length (perft).
+    Perft {
+        /// The position.
+        #[command(flatten)]
+        position: play::PositionArgs,
+        /// Number of actions.
+        #[arg(long)]
+        depth: u32,
+        /// Print the count below each first action.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+/// Runs the command line and returns the process's exit code.
+#[must_use]
+pub fn main() -> ExitCode {
+    let args = Args::parse();
+    let code = match run(args) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            EXIT_USAGE
+        }
+    };
+    ExitCode::from(code)
+}
+
+/// Runs parsed arguments. `Err` is a usage or I/O error (exit 2).
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    match args.command {
+        None => default_job(),
+        Some(Command::Check { packs, format }) => check(&packs, format),
+        Some(Command::Show { position }) => play::show(&position),
+        Some(Command::Moves { position, format }) => play::moves(&position, format),
+        Some(Command::Perft { position, depth, divide }) => play::perft(&position, depth, divide),
+    }
+}
+
+/// A pack file's text and what reading it gave.
+pub(crate) struct LoadedPack {
+    /// The name to show for the file.
+    pub name: String,
+    /// The text, when it could be read.
+    pub text: String,
+    /// The pack and its problems.
+    pub parsed: Parsed,
+}
+
+/// Reads a pack file (or the bundled pack). `Err` only for I/O errors; a
+/// malformed file is a pack with problems.
+pub(crate) fn load(path: &Path) -> anyhow::Result<LoadedPack> {
+    if path.as_os_str() == BUNDLED {
+        let text = DEFAULT_PACK_TOML.to_owned();
+        let parsed = parse_pack(&text);
+        return Ok(LoadedPack { name: "mazes/default.toml (bundled)".to_owned(), text, parsed });
+    }
+    let name = path.display().to_string();
+    let size = std::fs::metadata(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?.len();
+    if size > MAX_FILE_BYTES as u64 {
+        // Refused before reading it into memory.
+        let text = String::new();
+        let parsed = parse_pack(&"#".repeat(MAX_FILE_BYTES + 1));
+        return Ok(LoadedPack {
+            name,
+            text,
+            parsed: Parsed { pack: None, problems: oversized(parsed, size) },
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let parsed = parse_pack(&text);
+            Ok(LoadedPack { name, text, parsed })
+        }
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let problem = crate::level::Problem::new(
+                crate::level::Code::Syntax,
+                crate::level::Field::Pack,
+                "the file is not UTF-8 text",
+            )
+            .at(offset..offset + 1);
+            Ok(LoadedPack { name, text, parsed: Parsed { pack: None, problems: vec![problem] } })
+        }
+    }
+}
+
+fn oversized(parsed: Parsed, size: u64) -> Vec<crate::level::Problem> {
+    parsed
+        .problems
+        .into_iter()
+        .map(|mut p| {
+            p.message = format!("the file is {size} bytes; packs are at most {MAX_FILE_BYTES} bytes (4 MiB)");
+            p
+        })
+        .collect()
+}
+
+fn check(paths: &[PathBuf], format: OutputFormat) -> anyhow::Result<u8> {
+    let mut loaded = Vec::new();
+    for path in paths {
+        loaded.push(load(path)?);
+    }
+    let color = std::io::stderr().is_terminal();
+    match format {
+        OutputFormat::Text => {
+            for pack in &loaded {
+                eprint!("{}", diagnostics::render(pack, color));
+            }
+            eprintln!("{}", diagnostics::summary(&loaded));
+        }
+        OutputFormat::Json => {
+            println!("{}", serde_json::to_string_pretty(&diagnostics::json(&loaded))?);
+        }
+    }
+    let any_errors = loaded.iter().any(|p| p.parsed.has_errors());
+    Ok(if any_errors { EXIT_PROBLEMS } else { EXIT_OK })
+}
+
+/// With no subcommand: check the bundled pack and list its levels.
+fn default_job() -> anyhow::Result<u8> {
+    let pack = load(Path::new(BUNDLED))?;
+    let color = std::io::stderr().is_terminal();
+    eprint!("{}", diagnostics::render(&pack, color));
+    if let Some(p) = &pack.parsed.pack {
+        println!("{} — {} levels", p.name, p.levels.len());
+        for level in &p.levels {
+            let status = match level.start_state(p.rules) {
+                Ok(_) => "ok",
+                Err(_) => "errors",
+            };
+            println!(
+                "  {:<12} {:>2}×{:<2} {:<7} {}",
+                level.id, level.width, level.height, status, level.name
+            );
+        }
+        println!("\nTry: pushcrate show @default --level open    (pushcrate --help lists every command)");
+    }
+    Ok(if pack.parsed.has_errors() { EXIT_PROBLEMS } else { EXIT_OK })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        super::Args::command().debug_assert();
+    }
+}

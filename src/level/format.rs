@@ -1,0 +1,623 @@
+//! The TOML level-pack format: reading with exact error positions, and
+//! writing. `docs/format.md` documents every key.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::validate::{goals_key, start_key};
+use super::{Code, FORMAT_VERSION, Field, Level, MAX_FILE_BYTES, MAX_LEVELS, Pack, Problem};
+use crate::rules::{
+    Bitboard, ByPlayer, Cell, JumpRule, MAX_SIDE, MIN_SIDE, Player, RuleOption, Rules, Stage,
+};
+
+#[derive(Deserialize)]
+struct VersionProbe {
+    format: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPack {
+    #[allow(dead_code)]
+    format: Spanned<i64>,
+    name: Spanned<String>,
+    author: Option<Spanned<String>>,
+    description: Option<Spanned<String>>,
+    rules: Option<RawRules>,
+    #[serde(default)]
+    level: Vec<RawLevel>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRules {
+    crates_to_win: Option<Spanned<i64>>,
+    crate_placements: Option<Spanned<i64>>,
+    flag_bonus_actions: Option<Spanned<i64>>,
+    draw_offer_after: Option<Spanned<i64>>,
+    draw_reoffer_gap: Option<Spanned<i64>>,
+    jump: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLevel {
+    id: Spanned<String>,
+    name: Spanned<String>,
+    author: Option<Spanned<String>>,
+    notes: Option<Spanned<String>>,
+    #[serde(default)]
+    tags: Vec<String>,
+    size: Spanned<String>,
+    map: Option<Spanned<String>>,
+    first: Option<Spanned<i64>>,
+    flag: Option<Spanned<String>>,
+    p1: Option<Spanned<RawPlayer>>,
+    p2: Option<Spanned<RawPlayer>>,
+    #[serde(default)]
+    crates: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    start: Option<Spanned<String>>,
+    goals: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// The result of reading a pack: the pack when the file could be read as
+/// one, and every problem found, with source spans, in file order.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The pack, unless the file is not TOML, breaks the schema, or is too
+    /// large. It may still have errors; see `problems`.
+    pub pack: Option<Pack>,
+    /// Every problem found while reading and validating.
+    pub problems: Vec<Problem>,
+}
+
+impl Parsed {
+    /// Whether any problem is an error.
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(Problem::is_error)
+    }
+}
+
+/// Byte spans of the values of a file, keyed by the field they hold.
+#[derive(Default, Debug)]
+struct SourceMap {
+    spans: HashMap<Field, Range<usize>>,
+    /// Fields that already had a reading problem: validation problems on
+    /// them would only repeat it.
+    broken: HashSet<Field>,
+}
+
+impl SourceMap {
+    fn resolve(&self, field: &Field) -> Option<Range<usize>> {
+        if let Some(span) = self.spans.get(field) {
+            return Some(span.clone());
+        }
+        match field {
+            Field::LevelCell(i, key, _) => self.resolve(&Field::LevelKey(*i, key)),
+            Field::LevelKey(i, _) => self.spans.get(&Field::Level(*i)).cloned(),
+            Field::Rule(_) => self.spans.get(&Field::PackKey("rules")).cloned(),
+            Field::Pack => self.spans.get(&Field::PackKey("name")).cloned(),
+            _ => None,
+        }
+    }
+
+    fn is_broken(&self, field: &Field) -> bool {
+        if self.broken.contains(field) {
+            return true;
+        }
+        match field {
+            Field::LevelCell(i, key, _) => {
+                self.broken.contains(&Field::LevelKey(*i, key)) || self.broken.contains(&Field::Level(*i))
+            }
+            Field::LevelKey(i, _) => self.broken.contains(&Field::Level(*i)),
+            _ => false,
+        }
+    }
+}
+
+/// Reads a pack from TOML text. Never panics: anything wrong with the text
+/// is a [`Problem`].
+#[must_use]
+pub fn parse_pack(text: &str) -> Parsed {
+    let fatal = |problem: Problem| Parsed { pack: None, problems: vec![problem] };
+    if text.len() > MAX_FILE_BYTES {
+        return fatal(Problem::new(
+            Code::TooLarge,
+            Field::Pack,
+            format!("the file is {} bytes; packs are at most {MAX_FILE_BYTES} bytes (4 MiB)", text.len()),
+        ));
+    }
+    let probe: VersionProbe = match toml::from_str(text) {
+        Ok(probe) => probe,
+        Err(e) => return fatal(toml_problem(Code::Syntax, &e)),
+    };
+    match probe.format {
+        None => {
+            return fatal(
+                Problem::new(
+                    Code::Version,
+                    Field::Pack,
+                    "the pack has no `format` key; add `format = 1` at the top",
+                )
+                .at(0..0),
+            );
+        }
+        Some(v) => {
+            let span = v.span();
+            if v.get_ref().as_integer() != Some(FORMAT_VERSION) {
+                return fatal(
+                    Problem::new(
+                        Code::Version,
+                        Field::PackKey("format"),
+                        format!(
+                            "format version {} is not supported; this build reads version {FORMAT_VERSION}",
+                            v.get_ref()
+                        ),
+                    )
+                    .at(span),
+                );
+            }
+        }
+    }
+    let raw: RawPack = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => return fatal(toml_problem(Code::Schema, &e)),
+    };
+    if raw.level.len() > MAX_LEVELS {
+        return fatal(Problem::new(
+            Code::TooManyLevels,
+            Field::Pack,
+            format!("the pack has {} levels; packs have at most {MAX_LEVELS}", raw.level.len()),
+        ));
+    }
+    let mut reader = Reader { text, map: SourceMap::default(), problems: Vec::new() };
+    let pack = reader.pack(raw);
+    let Reader { map, mut problems, .. } = reader;
+    for mut problem in pack.problems() {
+        if map.is_broken(&problem.field) {
+            continue;
+        }
+        problem.span = map.resolve(&problem.field);
+        problems.push(problem);
+    }
+    problems.sort_by_key(|p| p.span.as_ref().map_or(usize::MAX, |s| s.start));
+    Parsed { pack: Some(pack), problems }
+}
+
+fn toml_problem(code: Code, error: &toml::de::Error) -> Problem {
+    let message = error.message().trim().trim_end_matches('.').to_owned();
+    let problem = Problem::new(code, Field::Pack, message);
+    match error.span() {
+        Some(span) => problem.at(span),
+        None => problem,
+    }
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    map: SourceMap,
+    problems: Vec<Problem>,
+}
+
+impl Reader<'_> {
+    fn problem(&mut self, code: Code, field: Field, span: Range<usize>, message: String) {
+        self.map.broken.insert(field.clone());
+        self.problems.push(Problem::new(code, field, message).at(span));
+    }
+
+    fn pack(&mut self, raw: RawPack) -> Pack {
+        let mut pack = Pack::new(raw.name.get_ref().clone());
+        self.map.spans.insert(Field::PackKey("name"), raw.name.span());
+        pack.author = raw.author.map(Spanned::into_inner);
+        pack.description = raw.description.map(Spanned::into_inner);
+        if let Some(rules) = raw.rules {
+            pack.rules = self.rules(rules);
+        }
+        pack.levels = raw.level.into_iter().enumerate().map(|(i, l)| self.level(i, l)).collect();
+        pack
+    }
+
+    fn rules(&mut self, raw: RawRules) -> Rules {
+        let mut rules = Rules::default();
+        let numbers = [
+            (RuleOption::CratesToWin, raw.crates_to_win),
+            (RuleOption::CratePlacements, raw.crate_placements),
+            (RuleOption::FlagBonusActions, raw.flag_bonus_actions),
+            (RuleOption::DrawOfferAfter, raw.draw_offer_after),
+            (RuleOption::DrawReofferGap, raw.draw_reoffer_gap),
+        ];
+        for (option, value) in numbers {
+            let Some(value) = value else { continue };
+            self.map.spans.insert(Field::Rule(option), value.span());
+            if let Err(message) = rules.set_number(option, *value.get_ref()) {
+                self.problem(Code::RuleRange, Field::Rule(option), value.span(), message);
+            }
+        }
+        if let Some(jump) = raw.jump {
+            self.map.spans.insert(Field::Rule(RuleOption::Jump), jump.span());
+            match jump.get_ref().parse::<JumpRule>() {
+                Ok(j) => rules.jump = j,
+                Err(message) => {
+                    self.problem(Code::RuleValue, Field::Rule(RuleOption::Jump), jump.span(), message)
+                }
+            }
+        }
+        rules
+    }
+
+    fn cell(&mut self, i: usize, key: &'static str, text: &Spanned<String>) -> Option<Cell> {
+        match text.get_ref().parse::<Cell>() {
+            Ok(cell) => {
+                self.map.spans.insert(Field::LevelCell(i, key, cell), text.span());
+                Some(cell)
+            }
+            Err(e) => {
+                self.problem(Code::CellName, Field::LevelKey(i, key), text.span(), e.to_string());
+                None
+            }
+        }
+    }
+
+    fn level(&mut self, i: usize, raw: RawLevel) -> Level {
+        let RawLevel { id, name, author, notes, tags, size, map, first, flag, p1, p2, crates } = raw;
+        self.map.spans.insert(Field::Level(i), id.span());
+        self.map.spans.insert(Field::LevelKey(i, "id"), id.span());
+        self.map.spans.insert(Field::LevelKey(i, "name"), name.span());
+        self.map.spans.insert(Field::LevelKey(i, "size"), size.span());
+        let (width, height) = match parse_size(size.get_ref()) {
+            Some((w, h)) if (MIN_SIDE..=MAX_SIDE).contains(&w) && (MIN_SIDE..=MAX_SIDE).contains(&h) => {
+                (w, h)
+            }
+            parsed => {
+                let message = match parsed {
+                    Some((w, h)) => format!(
+                        "a {w} × {h} board is out of range: each side is from {MIN_SIDE} to {MAX_SIDE}"
+                    ),
+                    None => format!(
+                        "`{}` is not a size; write files × ranks, such as \"9x9\"",
+                        size.get_ref().escape_debug()
+                    ),
+                };
+                self.problem(Code::Size, Field::LevelKey(i, "size"), size.span(), message);
+                self.map.broken.insert(Field::Level(i));
+                (MIN_SIDE, MIN_SIDE)
+            }
+        };
+        let mut level = Level::new(id.into_inner(), width, height);
+        level.name = name.into_inner();
+        level.author = author.map(Spanned::into_inner);
+        level.notes = notes.map(Spanned::into_inner);
+        level.tags = tags;
+        level.starts = ByPlayer::new(None, None);
+        if let Some(map) = map {
+            self.map.spans.insert(Field::LevelKey(i, "map"), map.span());
+            if !self.map.broken.contains(&Field::Level(i)) {
+                level.walls = self.walls(i, &map, width, height);
+            }
+        }
+        if let Some(first) = first {
+            self.map.spans.insert(Field::LevelKey(i, "first"), first.span());
+            match Player::from_number(*first.get_ref()) {
+                Some(p) => level.first = p,
+                None => self.problem(
+                    Code::FirstPlayer,
+                    Field::LevelKey(i, "first"),
+                    first.span(),
+                    format!("`first` must be 1 or 2, not {}", first.get_ref()),
+                ),
+            }
+        }
+        if let Some(flag) = flag {
+            self.map.spans.insert(Field::LevelKey(i, "flag"), flag.span());
+            level.flag = self.cell(i, "flag", &flag);
+            if level.flag.is_none() {
+                // Keep the flag off the centre default so that no problem of
+                // a flag the file never named is reported.
+                self.map.broken.insert(Field::LevelKey(i, "flag"));
+            }
+        }
+        for (player, raw) in [(Player::One, p1), (Player::Two, p2)] {
+            let Some(raw) = raw else { continue };
+            let table_span = raw.span();
+            let raw = raw.into_inner();
+            self.map.spans.insert(Field::LevelKey(i, start_key(player)), table_span.clone());
+            if let Some(start) = raw.start {
+                self.map.spans.insert(Field::LevelKey(i, start_key(player)), start.span());
+                level.starts[player] = self.cell(i, start_key(player), &start);
+            }
+            if let Some(goals) = raw.goals {
+                let key = goals_key(player);
+                self.map.spans.insert(Field::LevelKey(i, key), goals.span());
+                let mut set = Bitboard::EMPTY;
+                for entry in goals.get_ref() {
+                    if let Some(cell) = self.cell(i, key, entry) {
+                        if set.has(cell) {
+                            self.problem(
+                                Code::DuplicateCell,
+                                Field::LevelCell(i, key, cell),
+                                entry.span(),
+                                format!("goal cell {cell} is listed twice"),
+                            );
+                        }
+                        set.insert(cell);
+                    }
+                }
+                level.goals[player] = Some(set);
+            }
+        }
+        level.crates = self.crates(i, &crates);
+        level
+    }
+
+    fn crates(&mut self, i: usize, entries: &[Spanned<String>]) -> BTreeMap<Cell, Stage> {
+        let mut crates = BTreeMap::new();
+        for entry in entries {
+            let text = entry.get_ref();
+            let (cell_text, stage) = match text.split_once(':') {
+                None => (text.as_str(), Some(Stage::Intact)),
+                Some((cell, stage)) => (cell, Stage::from_name(stage)),
+            };
+            let Some(stage) = stage else {
+                let name = text.split_once(':').map_or("", |(_, s)| s);
+                self.problem(
+                    Code::StageName,
+                    Field::LevelKey(i, "crates"),
+                    entry.span(),
+                    format!(
+                        "`{}` is not a crate stage (expected intact, cracked, rubble or splinters)",
+                        name.escape_debug()
+                    ),
+                );
+                continue;
+            };
+            let named = Spanned::new(entry.span(), cell_text.to_owned());
+            let Some(cell) = self.cell(i, "crates", &named) else { continue };
+            if crates.insert(cell, stage).is_some() {
+                self.problem(
+                    Code::DuplicateCell,
+                    Field::LevelCell(i, "crates", cell),
+                    entry.span(),
+                    format!("a crate on {cell} is listed twice"),
+                );
+            }
+        }
+        crates
+    }
+
+    /// Reads the map: `height` rows of `width` characters, top rank first.
+    fn walls(&mut self, i: usize, map: &Spanned<String>, width: u8, height: u8) -> Bitboard {
+        let rows: Vec<(usize, &str)> = map_rows(map.get_ref());
+        let field = Field::LevelKey(i, "map");
+        let mut walls = Bitboard::EMPTY;
+        if rows.len() != height as usize {
+            self.problem(
+                Code::MapShape,
+                field,
+                map.span(),
+                format!("the map has {} rows; a {width} × {height} level needs {height}", rows.len()),
+            );
+            return walls;
+        }
+        for (r, &(offset, row)) in rows.iter().enumerate() {
+            let rank = height - 1 - r as u8;
+            let row_span = self.map_span(map, offset, row.len());
+            if row.chars().count() != width as usize {
+                self.problem(
+                    Code::MapShape,
+                    field.clone(),
+                    row_span,
+                    format!(
+                        "map row {} (rank {}) has {} characters; the level is {width} wide",
+                        r + 1,
+                        rank + 1,
+                        row.chars().count()
+                    ),
+                );
+                continue;
+            }
+            for (file, (byte, ch)) in row.char_indices().enumerate() {
+                let cell = Cell::new(file as u8, rank);
+                match ch {
+                    '#' => walls.insert(cell),
+                    '.' => {}
+                    other => {
+                        let span = self.map_span(map, offset + byte, ch.len_utf8());
+                        self.problem(
+                            Code::MapChar,
+                            Field::LevelCell(i, "map", cell),
+                            span,
+                            format!("`{}` on {cell} is not `#` (wall) or `.` (floor)", other.escape_debug()),
+                        );
+                    }
+                }
+            }
+        }
+        walls
+    }
+
+    /// The source span of `len` bytes at `offset` in a map string's value,
+    /// exact when the string has no escapes, else the whole string.
+    fn map_span(&self, map: &Spanned<String>, offset: usize, len: usize) -> Range<usize> {
+        let span = map.span();
+        let raw = self.text.get(span.clone()).unwrap_or("");
+        let delimiter = if raw.starts_with("'''") || raw.starts_with("\"\"\"") {
+            3
+        } else if raw.starts_with('\'') || raw.starts_with('"') {
+            1
+        } else {
+            return span;
+        };
+        let mut start = span.start + delimiter;
+        let body = &raw[delimiter..];
+        // TOML drops a newline right after the opening delimiter.
+        if delimiter == 3 {
+            if body.starts_with("\r\n") {
+                start += 2;
+            } else if body.starts_with('\n') {
+                start += 1;
+            }
+        }
+        let escaped = raw.starts_with('"') && raw.contains('\\');
+        if escaped || start + offset + len > span.end {
+            return span;
+        }
+        start + offset..start + offset + len
+    }
+}
+
+/// The map's non-empty rows with their byte offsets in the value; rows are
+/// trimmed, so the map may be indented.
+fn map_rows(map: &str) -> Vec<(usize, &str)> {
+    let mut rows = Vec::new();
+    let mut offset = 0;
+    for line in map.split('\n') {
+        let trimmed_start = line.trim_start();
+        let row = trimmed_start.trim_end();
+        if !row.is_empty() {
+            rows.push((offset + (line.len() - trimmed_start.len()), row));
+        }
+        offset += line.len() + 1;
+    }
+    rows
+}
+
+/// Reads `"9x9"` as files and ranks.
+#[must_use]
+pub fn parse_size(text: &str) -> Option<(u8, u8)> {
+    let (w, h) = text.split_once(['x', '×'])?;
+    let read = |s: &str| -> Option<u8> {
+        let s = s.trim();
+        if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        s.parse().ok()
+    };
+    Some((read(w)?, read(h)?))
+}
+
+/// A TOML string literal for `text`.
+fn quote(text: &str) -> String {
+    toml_edit::Value::from(text).to_string().trim().to_owned()
+}
+
+fn quote_list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let quoted: Vec<String> = items.into_iter().map(quote).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// The map of `level` as rows, top rank first.
+#[must_use]
+pub fn map_text(level: &Level) -> String {
+    let mut out = String::new();
+    for rank in (0..level.height).rev() {
+        for file in 0..level.width {
+            let wall = Cell::try_new(file, rank).is_some_and(|c| level.walls.has(c));
+            out.push(if wall { '#' } else { '.' });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes a pack as canonical TOML: defaults are left out, keys come in the
+/// documented order, and reading the text back gives an equal pack.
+#[must_use]
+pub fn write_pack(pack: &Pack) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "format = {FORMAT_VERSION}");
+    let _ = writeln!(out, "name = {}", quote(&pack.name));
+    if let Some(author) = &pack.author {
+        let _ = writeln!(out, "author = {}", quote(author));
+    }
+    if let Some(description) = &pack.description {
+        let _ = writeln!(out, "description = {}", quote(description));
+    }
+    let defaults = Rules::default();
+    if pack.rules != defaults {
+        out.push_str("\n[rules]\n");
+        for option in RuleOption::ALL {
+            if option == RuleOption::Jump {
+                if pack.rules.jump != defaults.jump {
+                    let _ = writeln!(out, "jump = {}", quote(pack.rules.jump.name()));
+                }
+            } else if pack.rules.number(option) != defaults.number(option) {
+                let _ = writeln!(out, "{} = {}", option.key(), pack.rules.number(option));
+            }
+        }
+    }
+    for level in &pack.levels {
+        out.push('\n');
+        write_level(&mut out, level);
+    }
+    out
+}
+
+fn write_level(out: &mut String, level: &Level) {
+    let _ = writeln!(out, "[[level]]");
+    let _ = writeln!(out, "id = {}", quote(&level.id));
+    let _ = writeln!(out, "name = {}", quote(&level.name));
+    if let Some(author) = &level.author {
+        let _ = writeln!(out, "author = {}", quote(author));
+    }
+    if let Some(notes) = &level.notes {
+        let _ = writeln!(out, "notes = {}", quote(notes));
+    }
+    if !level.tags.is_empty() {
+        let _ = writeln!(out, "tags = {}", quote_list(level.tags.iter().map(String::as_str)));
+    }
+    let _ = writeln!(out, "size = \"{}x{}\"", level.width, level.height);
+    if level.first != Player::One {
+        let _ = writeln!(out, "first = {}", level.first.number());
+    }
+    if (level.walls & level.board()).any() {
+        let _ = write!(out, "map = '''\n{}'''\n", map_text(level));
+    }
+    if let Some(flag) = level.flag {
+        let _ = writeln!(out, "flag = \"{flag}\"");
+    }
+    for player in Player::BOTH {
+        let mut parts = Vec::new();
+        if let Some(start) = level.starts[player] {
+            parts.push(format!("start = \"{start}\""));
+        }
+        if let Some(goals) = level.goals[player] {
+            let names: Vec<String> = goals.iter().map(|c| c.to_string()).collect();
+            parts.push(format!("goals = {}", quote_list(names.iter().map(String::as_str))));
+        }
+        if !parts.is_empty() {
+            let _ = writeln!(out, "p{} = {{ {} }}", player.number(), parts.join(", "));
+        }
+    }
+    if !level.crates.is_empty() {
+        let entries: Vec<String> = level
+            .crates
+            .iter()
+            .map(|(cell, stage)| match stage {
+                Stage::Intact => cell.to_string(),
+                other => format!("{cell}:{other}"),
+            })
+            .collect();
+        let _ = writeln!(out, "crates = {}", quote_list(entries.iter().map(String::as_str)));
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+#[must_use]
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}

@@ -1,0 +1,9 @@
+//! Push Crate Studio: the rules engine, level packs, analysis and tools for
+//! the Push Crate maze game.
+//!
+//! Layers, each depending only on those before it:
+//! [`rules`] ← [`level`] ← `cli` (the binary's command line).
+
+pub mod cli;
+pub mod level;
+pub mod rules;

@@ -1,0 +1,23 @@
+//! The rules engine: a pure, allocation-free implementation of RULES.md.
+//!
+//! *Architecture Invariant*: this module does no I/O and imports nothing
+//! from the rest of the crate; everything else builds on it.
+
+mod action;
+mod bitboard;
+mod options;
+pub mod path;
+mod perft;
+mod setup;
+mod state;
+mod types;
+pub mod zobrist;
+
+pub use action::{Action, ActionKind, ActionList, ParseActionError, format_actions, parse_actions};
+pub use bitboard::{Bitboard, BitboardIter};
+pub use options::{JumpRule, RuleOption, Rules};
+pub use path::{Route, RouteEnds, RouteSet};
+pub use perft::{divide, perft, perft_full};
+pub use setup::{Piece, Setup, SetupProblem};
+pub use state::{DrawOfferError, GameState, IllegalAction, Outcome, SetupError, WinKind};
+pub use types::{ByPlayer, Cell, Dir, MAX_SIDE, MIN_SIDE, ParseCellError, Player, Stage};

@@ -1,0 +1,41 @@
+//! The layering of docs/ARCHITECTURE.md, enforced.
+
+use std::path::Path;
+
+fn sources(dir: &str) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir);
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push((path.display().to_string(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+fn forbid(dir: &str, needles: &[&str]) {
+    for (path, text) in sources(dir) {
+        for needle in needles {
+            assert!(!text.contains(needle), "{path} uses `{needle}`, which its layer must not");
+        }
+    }
+}
+
+#[test]
+fn rules_stand_alone_and_do_no_io() {
+    forbid(
+        "rules",
+        &["crate::level", "crate::cli", "std::fs", "std::io", "anyhow", "clap", "petgraph", "println!"],
+    );
+}
+
+#[test]
+fn level_does_no_io() {
+    forbid("level", &["crate::cli", "std::fs", "std::io", "anyhow", "clap", "petgraph", "println!"]);
+}

@@ -1,0 +1,125 @@
+//! The `pushcrate` binary, run as a user would.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn pushcrate() -> Command {
+    let mut cmd = Command::cargo_bin("pushcrate").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+fn stored_perft(id: &str, depth: usize) -> u64 {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.toml")).unwrap();
+    let table: std::collections::BTreeMap<String, Vec<u64>> = toml::from_str(&text).unwrap();
+    table[id][depth - 1]
+}
+
+#[test]
+fn no_subcommand_summarises_the_bundled_pack() {
+    pushcrate()
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("open").and(predicate::str::contains("13 levels")));
+}
+
+#[test]
+fn check_accepts_the_shipped_packs() {
+    pushcrate()
+        .args(["check", "mazes/default.toml", "mazes/flawed.toml"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("0 errors"));
+}
+
+#[test]
+fn check_draws_diagnostics_with_line_and_column() {
+    pushcrate()
+        .args(["check", "tests/data/invalid/e012-map-char.toml"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[E012]"))
+        .stderr(predicate::str::contains("e012-map-char.toml:11:3"))
+        .stderr(predicate::str::contains("^"));
+}
+
+#[test]
+fn check_reports_json() {
+    let output = pushcrate()
+        .args(["check", "--format", "json", "tests/data/invalid/many-problems.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let problems = report["packs"][0]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 5);
+    assert!(problems.iter().all(|p| p["line"].is_u64() && p["column"].is_u64() && p["code"].is_string()));
+    assert_eq!(report["packs"][0]["valid"], false);
+}
+
+#[test]
+fn unreadable_files_and_bad_usage_exit_2() {
+    pushcrate()
+        .args(["check", "no/such/pack.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/pack.toml"));
+    pushcrate().args(["check"]).assert().code(2);
+    pushcrate()
+        .args(["show", "@default", "--level", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("open"));
+}
+
+#[test]
+fn show_draws_the_position() {
+    pushcrate()
+        .args(["show", "mazes/default.toml", "--level", "open", "--actions", "e2 e8 +c3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("player 2 to move"))
+        .stdout(predicate::str::contains(" 3 . . i"))
+        .stdout(predicate::str::contains("placements left 5"));
+}
+
+#[test]
+fn moves_lists_sorted_legal_actions() {
+    let output = pushcrate().args(["moves", "@default", "--level", "open"]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len() as u64, stored_perft("open", 1));
+    assert_eq!(&lines[..3], ["d1", "f1", "e2"]);
+    let json =
+        pushcrate().args(["moves", "@default", "--level", "open", "--format", "json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["actions"][0]["kind"], "step");
+}
+
+#[test]
+fn an_illegal_action_names_its_position_and_rule() {
+    pushcrate()
+        .args(["moves", "@default", "--level", "open", "--actions", "e2 e3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("action 2"))
+        .stderr(predicate::str::contains("`e3`"))
+        .stderr(predicate::str::contains("rule 4"));
+}
+
+#[test]
+fn perft_prints_the_stored_count() {
+    pushcrate()
+        .args(["perft", "mazes/default.toml", "--level", "open", "--depth", "3"])
+        .assert()
+        .success()
+        .stdout(format!("{}\n", stored_perft("open", 3)));
+    let output = pushcrate()
+        .args(["perft", "@default", "--level", "maze", "--depth", "2", "--divide"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.trim_end().ends_with(&stored_perft("maze", 2).to_string()));
+    assert_eq!(text.lines().filter(|l| l.contains(": ")).count() as u64, stored_perft("maze", 1));
+}

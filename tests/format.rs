@@ -1,0 +1,150 @@
+//! The TOML pack format: the shipped packs, malformed files, round trips
+//! and hostile input.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use pushcrate::level::format::{line_col, parse_pack, write_pack};
+use pushcrate::level::{Code, DEFAULT_PACK_TOML, MAX_FILE_BYTES, Pack};
+
+fn files_in(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_shipped_pack_loads_validates_and_round_trips() {
+    let packs = files_in("mazes");
+    assert!(packs.len() >= 2);
+    for path in packs {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parsed = parse_pack(&text);
+        assert!(!parsed.has_errors(), "{}: {:?}", path.display(), parsed.problems);
+        let pack = parsed.pack.unwrap();
+        for level in &pack.levels {
+            assert!(level.start_state(pack.rules).is_ok(), "{} {}", path.display(), level.id);
+        }
+        let written = write_pack(&pack);
+        let reread = parse_pack(&written);
+        assert!(reread.problems.is_empty(), "{:?}", reread.problems);
+        assert_eq!(reread.pack.as_ref(), Some(&pack), "{} round trip", path.display());
+        assert_eq!(write_pack(&reread.pack.unwrap()), written, "writing is stable");
+    }
+}
+
+#[test]
+fn the_default_pack_has_the_levels_the_game_needs() {
+    let pack = Pack::bundled();
+    assert_eq!(parse_pack(DEFAULT_PACK_TOML).problems, Vec::new(), "no errors and no warnings");
+    assert!(pack.levels.len() >= 12);
+    let open = pack.level("open").unwrap();
+    let state = open.start_state(pack.rules).unwrap();
+    assert_eq!((state.width(), state.height()), (9, 9));
+    assert!(state.walls().is_empty() && state.all_crates().is_empty());
+    let c = |s: &str| s.parse().unwrap();
+    use pushcrate::rules::Player;
+    assert_eq!(state.position(Player::One), c("e1"));
+    assert_eq!(state.position(Player::Two), c("e9"));
+    assert_eq!(state.flag(), c("e5"));
+    assert_eq!(state.turn(), Player::One);
+    assert_eq!(state.goals(Player::One).count(), 9);
+    assert!(state.goals(Player::One).iter().all(|g| g.rank() == 0));
+    assert!(state.goals(Player::Two).iter().all(|g| g.rank() == 8));
+    assert_eq!(*state.rules(), pushcrate::rules::Rules::default());
+    let sizes: Vec<(u8, u8)> = pack.levels.iter().map(|l| (l.width, l.height)).collect();
+    assert!(sizes.contains(&(7, 7)) && sizes.contains(&(11, 11)));
+    let stages: std::collections::HashSet<_> =
+        pack.levels.iter().flat_map(|l| l.crates.values().copied()).collect();
+    assert_eq!(stages.len(), 4, "crates of every stage");
+}
+
+#[test]
+fn every_malformed_file_gives_its_code_with_a_position() {
+    let files = files_in("tests/data/invalid");
+    assert!(files.len() >= 25, "{} malformed files", files.len());
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expected: Vec<&str> = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# expect:"))
+            .unwrap_or_else(|| panic!("{} has no `# expect:` line", path.display()))
+            .split_whitespace()
+            .collect();
+        let parsed = parse_pack(&text);
+        assert!(parsed.has_errors(), "{} parsed without errors", path.display());
+        let mut found: Vec<&str> = parsed.problems.iter().map(|p| p.code.as_str()).collect();
+        found.sort_unstable();
+        found.dedup();
+        let mut expected_sorted = expected.clone();
+        expected_sorted.sort_unstable();
+        assert_eq!(found, expected_sorted, "{}: {:?}", path.display(), parsed.problems);
+        for problem in &parsed.problems {
+            let span = problem
+                .span
+                .clone()
+                .unwrap_or_else(|| panic!("{}: {problem} has no position", path.display()));
+            let (line, col) = line_col(&text, span.start);
+            assert!(line >= 1 && col >= 1, "{}: {problem} at {line}:{col}", path.display());
+        }
+    }
+}
+
+#[test]
+fn every_code_is_documented() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/format.md")).unwrap();
+    for code in Code::ALL {
+        assert!(doc.contains(code.as_str()), "{code} is not in docs/format.md");
+    }
+}
+
+#[test]
+fn oversized_files_and_packs_are_refused() {
+    let huge = format!("format = 1\nname = \"x\"\n# {}\n", "x".repeat(MAX_FILE_BYTES));
+    assert_eq!(parse_pack(&huge).problems[0].code, Code::TooLarge);
+    let mut many = String::from("format = 1\nname = \"x\"\n");
+    for i in 0..10_001 {
+        many.push_str(&format!("[[level]]\nid = \"l{i}\"\nname = \"\"\nsize = \"5x5\"\n"));
+    }
+    assert_eq!(parse_pack(&many).problems[0].code, Code::TooManyLevels);
+}
+
+#[test]
+fn absurd_nesting_and_values_do_not_panic() {
+    let deep = format!("format = 1\nname = \"x\"\nvalue = {}", "[".repeat(100_000));
+    assert!(parse_pack(&deep).has_errors());
+    let big_number = "format = 1\nname = \"x\"\n[rules]\ncrates_to_win = 99999999999999\n";
+    assert!(parse_pack(big_number).has_errors());
+    let big_size = "format = 1\nname = \"x\"\n[[level]]\nid = \"a\"\nname = \"\"\nsize = \"255x255\"\n";
+    assert!(parse_pack(big_size).has_errors());
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_text_never_panics(text in ".{0,400}") {
+        let _ = parse_pack(&text);
+    }
+
+    #[test]
+    fn damaged_default_packs_never_panic(cut in 0usize..DEFAULT_PACK_TOML.len(), edits in proptest::collection::vec((0usize..DEFAULT_PACK_TOML.len(), any::<char>()), 0..6)) {
+        let mut text: Vec<char> = DEFAULT_PACK_TOML.chars().collect();
+        for (at, ch) in edits {
+            let at = at % text.len();
+            text[at] = ch;
+        }
+        let text: String = text.into_iter().collect();
+        let end = text.char_indices().map(|(i, _)| i).find(|&i| i >= cut).unwrap_or(text.len());
+        let parsed = parse_pack(&text[..end]);
+        for problem in parsed.problems {
+            if let Some(span) = problem.span {
+                prop_assert!(span.start <= span.end && span.end <= end.max(1));
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! Integration tests: one binary, one module per area.
+
+// Tests and their helpers fail loudly on purpose.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod architecture;
+mod cli;
+mod examples;
+mod format;
+mod perft;
+mod properties;
+mod support;

@@ -1,0 +1,67 @@
+//! Perft counts of every level of the bundled pack, stored in
+//! `tests/data/perft.toml`, and perft's own definition.
+
+use std::collections::BTreeMap;
+
+use pushcrate::level::Pack;
+use pushcrate::rules::{divide, perft, perft_full};
+
+fn stored() -> BTreeMap<String, Vec<u64>> {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.toml")).unwrap();
+    toml::from_str(&text).unwrap()
+}
+
+#[test]
+fn bundled_levels_match_stored_counts() {
+    let pack = Pack::bundled();
+    let stored = stored();
+    assert_eq!(stored.len(), pack.levels.len(), "every level has stored counts");
+    for level in &pack.levels {
+        let state = level.start_state(pack.rules).unwrap();
+        let counts = &stored[&level.id];
+        assert_eq!(counts.len(), 4, "{}: depths 1 to 4", level.id);
+        for (depth, &expected) in (1..=4).zip(counts) {
+            assert_eq!(perft(&state, depth), expected, "{} at depth {depth}", level.id);
+        }
+    }
+}
+
+#[test]
+fn perft_definitions_agree() {
+    let pack = Pack::bundled();
+    let state = pack.level("tiny").unwrap().start_state(pack.rules).unwrap();
+    assert_eq!(perft(&state, 0), 1);
+    for depth in 1..=3 {
+        assert_eq!(perft(&state, depth), perft_full(&state, depth));
+        let sum: u64 = divide(&state, depth).iter().map(|(_, n)| n).sum();
+        assert_eq!(sum, perft(&state, depth));
+    }
+}
+
+/// Perft by asking [`GameState::check`] about every nameable action: it
+/// shares no code with move generation.
+fn perft_by_check(state: &pushcrate::rules::GameState, depth: u32) -> u64 {
+    use pushcrate::rules::{Action, Cell};
+    if depth == 0 {
+        return 1;
+    }
+    let mut all = vec![Action::Steal, Action::Pass];
+    for cell in Cell::all().filter(|&c| state.board().has(c)) {
+        all.push(Action::Move(cell));
+        all.push(Action::Place(cell));
+    }
+    all.into_iter()
+        .filter_map(|action| state.after(action).ok())
+        .map(|next| perft_by_check(&next, depth - 1))
+        .sum()
+}
+
+#[test]
+fn perft_agrees_with_checking_every_action() {
+    let pack = Pack::bundled();
+    for id in ["open", "maze", "crates", "tiny", "fortress"] {
+        let state = pack.level(id).unwrap().start_state(pack.rules).unwrap();
+        assert_eq!(perft_by_check(&state, 2), perft(&state, 2), "{id}");
+    }
+}
