@@ -2,13 +2,15 @@
 //!
 //! A [`Level`] is checked with [`Pack::problems`], which lists every problem
 //! at once; a valid level becomes a [`Setup`] and then a
-//! [`GameState`](crate::rules::GameState).
+//! [`GameState`].
 //!
 //! *Architecture Invariant*: this module does no I/O. It turns text into
 //! packs and packs into text; reading and writing files is for the edges.
 
 pub mod format;
+pub mod preserve;
 mod problem;
+pub mod record;
 pub mod render;
 mod validate;
 
