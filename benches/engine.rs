@@ -83,3 +83,28 @@ fn random_playouts_100(bencher: Bencher, id: &str) {
         actions
     });
 }
+
+/// Static analysis of one level: every check but the bounded search.
+#[divan::bench(args = ["open", "maze", "crates", "arena"])]
+fn analyze_level_static(bencher: Bencher, id: &str) {
+    let pack = Pack::bundled();
+    let level = pack.level(id).unwrap().clone();
+    let options = pushcrate::analysis::AnalysisOptions::default();
+    bencher.bench(|| pushcrate::analysis::analyze_level(black_box(&level), pack.rules, &options));
+}
+
+/// A 1,000-level pack (the bundled levels repeated), analysed on every core.
+#[divan::bench(sample_count = 10)]
+fn analyze_pack_1000_levels(bencher: Bencher) {
+    let bundled = Pack::bundled();
+    let mut pack = Pack::new("thousand");
+    for i in 0..1000 {
+        let mut level = bundled.levels[i % bundled.levels.len()].clone();
+        level.id = format!("l{i}");
+        pack.levels.push(level);
+    }
+    let options = pushcrate::analysis::AnalysisOptions::default();
+    bencher
+        .counter(ItemsCount::new(1000usize))
+        .bench(|| pushcrate::analysis::analyze_pack(black_box(&pack), &options));
+}

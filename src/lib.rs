@@ -4,6 +4,7 @@
 //! Layers, each depending only on those before it:
 //! [`rules`] ← [`level`] ← `cli` (the binary's command line).
 
+pub mod analysis;
 pub mod cli;
 pub mod level;
 pub mod rules;

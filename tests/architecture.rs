@@ -37,5 +37,20 @@ fn rules_stand_alone_and_do_no_io() {
 
 #[test]
 fn level_does_no_io() {
-    forbid("level", &["crate::cli", "std::fs", "std::io", "anyhow", "clap", "petgraph", "println!"]);
+    forbid(
+        "level",
+        &["crate::cli", "crate::analysis", "std::fs", "std::io", "anyhow", "clap", "petgraph", "println!"],
+    );
+}
+
+#[test]
+fn analysis_does_no_io_and_keeps_petgraph_in_maze_graph() {
+    forbid("analysis", &["crate::cli", "std::fs", "std::io", "anyhow", "clap", "println!"]);
+    for (path, text) in
+        sources("analysis").into_iter().chain(sources("cli")).chain(sources("level")).chain(sources("rules"))
+    {
+        if !path.ends_with("graph.rs") {
+            assert!(!text.contains("petgraph::"), "{path} names petgraph");
+        }
+    }
 }

@@ -123,3 +123,62 @@ fn perft_prints_the_stored_count() {
     assert!(text.trim_end().ends_with(&stored_perft("maze", 2).to_string()));
     assert_eq!(text.lines().filter(|l| l.contains(": ")).count() as u64, stored_perft("maze", 1));
 }
+
+#[test]
+fn analyze_passes_the_default_pack_and_reports_flaws() {
+    pushcrate().args(["analyze", "mazes/default.toml", "--budget", "2000"]).assert().code(0);
+    pushcrate()
+        .args(["analyze", "mazes/flawed.toml", "--budget", "2000"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("warning[A010]"))
+        .stdout(predicate::str::contains("warning[A040]"))
+        .stdout(predicate::str::contains("witness line"));
+    pushcrate()
+        .args(["analyze", "mazes/flawed.toml", "--deny", "warnings", "--budget", "0"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn analyze_shows_the_walled_off_region_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("walled.toml");
+    std::fs::write(
+        &path,
+        "format = 1\nname = \"w\"\n[[level]]\nid = \"w\"\nname = \"W\"\nsize = \"5x5\"\nmap = '''\n.....\n.....\n.....\n#####\n.....\n'''\np1 = { start = \"c1\" }\np2 = { start = \"c5\" }\n",
+    )
+    .unwrap();
+    pushcrate()
+        .args(["analyze"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("error[A001]"))
+        .stdout(predicate::str::contains("region: a1 b1 c1 d1 e1"));
+}
+
+#[test]
+fn analyze_json_follows_the_documented_schema() {
+    let output = pushcrate()
+        .args(["analyze", "mazes/flawed.toml", "--level", "pockets", "--format", "json", "--budget", "2000"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = &json["packs"][0]["report"];
+    assert_eq!(report["version"], 1);
+    let level = &report["levels"][0];
+    assert_eq!(level["level"], "pockets");
+    for key in
+        ["size", "findings", "routes", "race", "sole_path_cells", "placement_cells", "symmetry", "search"]
+    {
+        assert!(!level[key].is_null(), "{key} missing");
+    }
+    let finding = &level["findings"][0];
+    for key in ["code", "severity", "message", "cells", "witness"] {
+        assert!(finding.get(key).is_some(), "finding.{key} missing");
+    }
+    assert_eq!(level["search"]["dead_position"]["answer"], "proved");
+    assert!(level["routes"][0]["witness"]["kind"] == "path");
+}

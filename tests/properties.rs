@@ -2,59 +2,12 @@
 //! option, checked against oracles after every action.
 
 use proptest::prelude::*;
-use pushcrate::level::Level;
 use pushcrate::rules::path::{RouteEnds, reference_sole_path_cells};
-use pushcrate::rules::{
-    Action, Bitboard, ByPlayer, Cell, GameState, JumpRule, MAX_SIDE, MIN_SIDE, Player, Rules, Stage,
-};
+use pushcrate::rules::{Action, ByPlayer, Cell, GameState, Player, Stage};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// A random valid level and rules, drawn from `seed`.
-fn random_start(seed: u64) -> GameState {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    loop {
-        let width = rng.random_range(MIN_SIDE..=MAX_SIDE);
-        let height = rng.random_range(MIN_SIDE..=MAX_SIDE);
-        let mut level = Level::new("random", width, height);
-        let density = rng.random_range(0.0..0.35);
-        let cells: Vec<Cell> = level.board().iter().collect();
-        for &cell in &cells {
-            if rng.random_bool(density) {
-                level.walls.insert(cell);
-            }
-        }
-        let floor: Vec<Cell> = level.floor().iter().collect();
-        if floor.len() < 4 {
-            continue;
-        }
-        let pick = |rng: &mut ChaCha8Rng| floor[rng.random_range(0..floor.len())];
-        level.starts = ByPlayer::new(Some(pick(&mut rng)), Some(pick(&mut rng)));
-        level.flag = Some(pick(&mut rng));
-        if rng.random_bool(0.5) {
-            for p in Player::BOTH {
-                let goals: Bitboard = (0..rng.random_range(1..4)).map(|_| pick(&mut rng)).collect();
-                level.goals[p] = Some(goals);
-            }
-        }
-        for _ in 0..rng.random_range(0..12) {
-            let stage = Stage::ALL[rng.random_range(0..4)];
-            level.crates.insert(pick(&mut rng), stage);
-        }
-        level.first = if rng.random_bool(0.5) { Player::One } else { Player::Two };
-        let rules = Rules {
-            crates_to_win: rng.random_range(1..=6),
-            crate_placements: rng.random_range(0..=8),
-            flag_bonus_actions: rng.random_range(0..=3),
-            draw_offer_after: 50,
-            draw_reoffer_gap: 20,
-            jump: JumpRule::ALL[rng.random_range(0..3)],
-        };
-        if let Ok(state) = level.start_state(rules) {
-            return state;
-        }
-    }
-}
+use crate::support::random_start;
 
 /// Every action that could be named in a position.
 fn every_action(state: &GameState) -> Vec<Action> {

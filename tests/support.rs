@@ -2,7 +2,11 @@
 
 use pushcrate::level::Level;
 use pushcrate::level::render::level_from_diagram;
-use pushcrate::rules::{Action, Bitboard, Cell, GameState, Player, Rules};
+use pushcrate::rules::{
+    Action, Bitboard, ByPlayer, Cell, GameState, JumpRule, MAX_SIDE, MIN_SIDE, Player, Rules, Stage,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// A cell by name.
 pub fn c(name: &str) -> Cell {
@@ -55,3 +59,54 @@ pub fn moves(state: &GameState) -> Vec<String> {
 pub const P1: Player = Player::One;
 /// Player shorthand.
 pub const P2: Player = Player::Two;
+
+/// A random valid level and rules, drawn from `seed`.
+pub fn random_start(seed: u64) -> GameState {
+    random_level(seed).0
+}
+
+/// A random valid level with its rules and starting position, drawn from `seed`.
+pub fn random_level(seed: u64) -> (GameState, Level, Rules) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    loop {
+        let width = rng.random_range(MIN_SIDE..=MAX_SIDE);
+        let height = rng.random_range(MIN_SIDE..=MAX_SIDE);
+        let mut level = Level::new("random", width, height);
+        let density = rng.random_range(0.0..0.35);
+        let cells: Vec<Cell> = level.board().iter().collect();
+        for &cell in &cells {
+            if rng.random_bool(density) {
+                level.walls.insert(cell);
+            }
+        }
+        let floor: Vec<Cell> = level.floor().iter().collect();
+        if floor.len() < 4 {
+            continue;
+        }
+        let pick = |rng: &mut ChaCha8Rng| floor[rng.random_range(0..floor.len())];
+        level.starts = ByPlayer::new(Some(pick(&mut rng)), Some(pick(&mut rng)));
+        level.flag = Some(pick(&mut rng));
+        if rng.random_bool(0.5) {
+            for p in Player::BOTH {
+                let goals: Bitboard = (0..rng.random_range(1..4)).map(|_| pick(&mut rng)).collect();
+                level.goals[p] = Some(goals);
+            }
+        }
+        for _ in 0..rng.random_range(0..12) {
+            let stage = Stage::ALL[rng.random_range(0..4)];
+            level.crates.insert(pick(&mut rng), stage);
+        }
+        level.first = if rng.random_bool(0.5) { Player::One } else { Player::Two };
+        let rules = Rules {
+            crates_to_win: rng.random_range(1..=6),
+            crate_placements: rng.random_range(0..=8),
+            flag_bonus_actions: rng.random_range(0..=3),
+            draw_offer_after: 50,
+            draw_reoffer_gap: 20,
+            jump: JumpRule::ALL[rng.random_range(0..3)],
+        };
+        if let Ok(state) = level.start_state(rules) {
+            return (state, level, rules);
+        }
+    }
+}

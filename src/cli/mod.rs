@@ -4,6 +4,7 @@
 //! *Architecture Invariant*: only this module and the editor read files,
 //! print, and use `anyhow`.
 
+mod analyze;
 mod diagnostics;
 mod play;
 
@@ -45,6 +46,13 @@ pub enum OutputFormat {
     Json,
 }
 
+/// What `--deny` may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// Warnings make the exit code 1.
+    Warnings,
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -71,6 +79,29 @@ pub enum Command {
         /// Report format.
         #[arg(long, value_enum, default_value_t)]
         format: OutputFormat,
+    },
+    /// Analyse levels: route proofs, the race, chokepoints, room for crates,
+    /// fencing, symmetry, and a bounded search. Exit 1 on errors (or warnings
+    /// with `--deny warnings`).
+    Analyze {
+        /// Pack files; `@default` is the bundled pack.
+        #[arg(required = true)]
+        packs: Vec<PathBuf>,
+        /// Analyse only this level.
+        #[arg(long)]
+        level: Option<String>,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t)]
+        format: OutputFormat,
+        /// Treat warnings as errors for the exit code.
+        #[arg(long, value_enum)]
+        deny: Option<Deny>,
+        /// Positions the bounded search may visit per question (0 skips it).
+        #[arg(long, default_value_t = 20_000)]
+        budget: u64,
+        /// Actions the bounded search looks ahead.
+        #[arg(long, default_value_t = 40)]
+        depth: u32,
     },
     /// Count the action sequences of a given length (perft).
     Perft {
@@ -107,6 +138,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(Command::Check { packs, format }) => check(&packs, format),
         Some(Command::Show { position }) => play::show(&position),
         Some(Command::Moves { position, format }) => play::moves(&position, format),
+        Some(Command::Analyze { packs, level, format, deny, budget, depth }) => {
+            analyze::analyze(&analyze::AnalyzeArgs {
+                packs,
+                level,
+                format,
+                deny_warnings: deny == Some(Deny::Warnings),
+                budget,
+                depth,
+            })
+        }
         Some(Command::Perft { position, depth, divide }) => play::perft(&position, depth, divide),
     }
 }

@@ -1,0 +1,463 @@
+//! Level analysis: proofs that the path constraints hold, and the findings
+//! that make a layout unwinnable, unfair or prone to stalls.
+//!
+//! *Architecture Invariant*: only this module names petgraph, and only
+//! [`MazeGraph`] holds a petgraph graph; everything else speaks in cells.
+
+mod fence;
+mod finding;
+mod graph;
+mod search;
+mod symmetry;
+
+use std::sync::atomic::AtomicBool;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+pub use fence::{Fence, fence_line, fences, stall_line};
+pub use finding::{Finding, FindingCode, Severity, Witness};
+pub use graph::MazeGraph;
+pub use search::{SearchLimits, Verdict, can_win_within, is_dead};
+pub use symmetry::{LevelKey, Symmetry, same_level};
+
+use crate::level::{Level, Pack};
+use crate::rules::{Bitboard, Cell, GameState, Player, Route, Rules, SetupProblem};
+use finding::cell_names;
+
+/// What to run beside the static checks.
+#[derive(Clone, Copy, Debug)]
+pub struct AnalysisOptions<'a> {
+    /// Positions the bounded search may visit per question; 0 skips it.
+    pub budget: u64,
+    /// Actions the bounded search looks ahead.
+    pub depth: u32,
+    /// Set to stop the search early.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Default for AnalysisOptions<'_> {
+    fn default() -> Self {
+        AnalysisOptions { budget: 0, depth: 40, cancel: None }
+    }
+}
+
+/// The proof for one route: a path joining its ends, or the walled-in
+/// region that separates them.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct RouteProof {
+    /// `"start-to-flag"` or `"flag-to-goal"`.
+    pub route: &'static str,
+    /// 1 or 2.
+    pub player: u8,
+    /// Whether the route holds over the floor (walls only).
+    pub holds: bool,
+    /// Whether it still holds with the initial crates.
+    pub holds_with_crates: bool,
+    /// A shortest path, or the cut.
+    pub witness: Witness,
+}
+
+/// One player's leg of the race to the flag and home (walls only).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+pub struct RaceLeg {
+    /// 1 or 2.
+    pub player: u8,
+    /// Steps from the start square to the flag.
+    pub to_flag: u32,
+    /// Steps from the flag to the nearest goal cell.
+    pub to_goal: u32,
+    /// The action of the game (counted from 1) on which the player would
+    /// reach the flag if both players ran straight for it.
+    pub reaches_flag_on_action: u32,
+}
+
+/// The race to the flag.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+pub struct Race {
+    /// Both legs.
+    pub legs: [RaceLeg; 2],
+    /// Who reaches the flag first.
+    pub first_to_flag: u8,
+    /// By how many actions of the game.
+    pub lead: u32,
+}
+
+/// The bounded search's answers.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct SearchReport {
+    /// Actions looked ahead.
+    pub depth: u32,
+    /// Positions allowed per question.
+    pub budget: u64,
+    /// Can player 1 win within the depth, with the opponent's help?
+    pub player1_can_win: Verdict,
+    /// Can player 2?
+    pub player2_can_win: Verdict,
+    /// Is there a reachable position from which no win is reachable?
+    pub dead_position: Verdict,
+    /// Positions visited in all.
+    pub nodes: u64,
+}
+
+/// Everything the analysis says about one level.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct LevelReport {
+    /// The level's id.
+    pub level: String,
+    /// `"WxH"`.
+    pub size: String,
+    /// Findings, errors first.
+    pub findings: Vec<Finding>,
+    /// The four routes' proofs; empty when the level is invalid.
+    pub routes: Vec<RouteProof>,
+    /// The race, when every route holds.
+    pub race: Option<Race>,
+    /// The sole-path cells of the starting position.
+    #[serde(serialize_with = "cell_names")]
+    pub sole_path_cells: Vec<Cell>,
+    /// Cells that can take a crate at the start.
+    pub placement_cells: u32,
+    /// The layout's symmetries.
+    pub symmetry: Symmetry,
+    /// The bounded search, when it ran.
+    pub search: Option<SearchReport>,
+}
+
+impl LevelReport {
+    /// Whether any finding is an error.
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
+    /// Whether any finding is a warning.
+    #[must_use]
+    pub fn has_warnings(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Warning)
+    }
+}
+
+/// The analysis of a pack: one report per level, in pack order.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct PackReport {
+    /// The report format's version.
+    pub version: u32,
+    /// The levels.
+    pub levels: Vec<LevelReport>,
+}
+
+/// The version of the JSON report's schema (`docs/analysis.md`).
+pub const REPORT_VERSION: u32 = 1;
+
+const fn route_name(route: Route) -> &'static str {
+    match route {
+        Route::StartToFlag(_) => "start-to-flag",
+        Route::FlagToGoal(_) => "flag-to-goal",
+    }
+}
+
+/// Analyses every level of `pack`, in parallel, and marks duplicates.
+#[must_use]
+pub fn analyze_pack(pack: &Pack, options: &AnalysisOptions<'_>) -> PackReport {
+    let mut levels: Vec<LevelReport> =
+        pack.levels.par_iter().map(|level| analyze_level(level, pack.rules, options)).collect();
+    let keys: Vec<LevelKey> = pack.levels.par_iter().map(LevelKey::of).collect();
+    let mut first_with: std::collections::HashMap<&LevelKey, usize> = std::collections::HashMap::new();
+    for (i, a) in pack.levels.iter().enumerate() {
+        let first = *first_with.entry(&keys[i]).or_insert(i);
+        if first != i {
+            let b = &pack.levels[first];
+            levels[i].findings.push(Finding::new(
+                FindingCode::Duplicate,
+                format!(
+                    "level `{}` is the same as level `{}` under rotation, mirroring or swapping the players",
+                    a.id, b.id
+                ),
+            ));
+        }
+    }
+    PackReport { version: REPORT_VERSION, levels }
+}
+
+/// Analyses one level under `rules`.
+#[must_use]
+pub fn analyze_level(level: &Level, rules: Rules, options: &AnalysisOptions<'_>) -> LevelReport {
+    let mut report = LevelReport {
+        level: level.id.clone(),
+        size: format!("{}x{}", level.width, level.height),
+        findings: Vec::new(),
+        routes: Vec::new(),
+        race: None,
+        sole_path_cells: Vec::new(),
+        placement_cells: 0,
+        symmetry: Symmetry::of(level),
+        search: None,
+    };
+    let Some(setup) = level.setup(rules) else {
+        report.findings.push(Finding::new(FindingCode::InvalidLevel, "a player has no start square"));
+        return report;
+    };
+    let problems: Vec<SetupProblem> = setup.problems().into_iter().filter(SetupProblem::is_error).collect();
+    if !problems.is_empty() {
+        for problem in problems {
+            report.findings.push(match problem {
+                SetupProblem::RouteWalledOff { region, .. } => {
+                    Finding::new(FindingCode::RouteWalledOff, problem.to_string())
+                        .cells(region)
+                        .witness(Witness::Cut { region: region.iter().collect() })
+                }
+                other => Finding::new(FindingCode::InvalidLevel, other.to_string()),
+            });
+        }
+        return report;
+    }
+    let Ok(state) = GameState::new(&setup) else {
+        return report;
+    };
+    static_findings(level, &state, &mut report);
+    if options.budget > 0 {
+        report.search = Some(bounded_search(&state, options, &mut report));
+    }
+    report.findings.sort_by_key(|f| f.severity);
+    report
+}
+
+fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
+    let ends = state.route_ends();
+    let walls_only = MazeGraph::new(state.floor());
+    let start = MazeGraph::new(state.open());
+
+    // Route proofs.
+    for route in Route::ALL {
+        let p = route.player();
+        let (from, to) = match route {
+            Route::StartToFlag(p) => (state.start(p), Bitboard::from_cell(state.flag())),
+            Route::FlagToGoal(p) => (state.flag(), state.goals(p)),
+        };
+        let holds_with_crates = start.holds(&ends, route);
+        let witness = match walls_only.shortest_path(from, to) {
+            Some(cells) => Witness::Path { cells },
+            None => Witness::Cut { region: walls_only.component(from).iter().collect() },
+        };
+        if !holds_with_crates {
+            let region = start.component(from);
+            report.findings.push(
+                Finding::new(
+                    FindingCode::RouteCutByCrates,
+                    format!("initial crates cut {route}; the path rule will not protect it until they break"),
+                )
+                .cells(region)
+                .witness(Witness::Cut { region: region.iter().collect() }),
+            );
+        }
+        report.routes.push(RouteProof {
+            route: route_name(route),
+            player: p.number(),
+            holds: matches!(witness, Witness::Path { .. }),
+            holds_with_crates,
+            witness,
+        });
+    }
+
+    // Sole-path cells, by petgraph; the engine's fast mask must agree.
+    let sole = start.sole_path_cells(&ends);
+    debug_assert_eq!(sole, state.sole_path_cells(), "petgraph and the engine disagree on {}", level.id);
+    report.sole_path_cells = sole.iter().collect();
+    let placeable = state.placement_cells();
+    report.placement_cells = placeable.count();
+
+    race(state, &walls_only, report);
+
+    // Chokepoints: sole-path cells on both players' routes.
+    let cuts = |p: Player| {
+        start.route_cuts(&ends, Route::StartToFlag(p)) | start.route_cuts(&ends, Route::FlagToGoal(p))
+    };
+    let mut endpoints = Bitboard::from_cell(state.flag());
+    endpoints.insert(state.start(Player::One));
+    endpoints.insert(state.start(Player::Two));
+    let shared = (cuts(Player::One) & cuts(Player::Two)) - endpoints;
+    if shared.any() {
+        report.findings.push(
+            Finding::new(
+                FindingCode::Chokepoint,
+                format!(
+                    "{} on both players' routes: {}",
+                    plural(shared.count(), "sole-path cell lies", "sole-path cells lie"),
+                    crate::level::render::cell_list(shared)
+                ),
+            )
+            .cells(shared),
+        );
+    }
+
+    // A flag in a dead end: a cell besides the flag on every holding route.
+    let holding: Vec<Route> = Route::ALL.into_iter().filter(|&r| start.holds(&ends, r)).collect();
+    if holding.len() == Route::ALL.len() {
+        let common = holding.iter().fold(state.open(), |acc, &r| acc & start.route_cuts(&ends, r))
+            - Bitboard::from_cell(state.flag());
+        if let Some(entrance) = nearest(state.flag(), common, &start) {
+            let pocket = start.component_without(state.flag(), entrance);
+            report.findings.push(
+                Finding::new(
+                    FindingCode::FlagInDeadEnd,
+                    format!(
+                        "the flag lies in a dead end of {} whose one way in, {entrance}, every route must use",
+                        plural(pocket.count(), "cell", "cells")
+                    ),
+                )
+                .cells(common | pocket)
+                .witness(Witness::Cut { region: pocket.iter().collect() }),
+            );
+        }
+    }
+
+    // A goal reachable only through the opponent's start square.
+    for p in Player::BOTH {
+        let opponent_start = state.start(p.other());
+        if start.route_cuts(&ends, Route::FlagToGoal(p)).has(opponent_start) {
+            report.findings.push(
+                Finding::new(
+                    FindingCode::GoalThroughStart,
+                    format!(
+                        "{p}'s goal is reachable only through {}'s start square {opponent_start}",
+                        p.other()
+                    ),
+                )
+                .cells(Bitboard::from_cell(opponent_start) | state.goals(p)),
+            );
+        }
+    }
+
+    // Room for crates.
+    let rules = state.rules();
+    if placeable.is_empty() && rules.crate_placements > 0 {
+        report.findings.push(Finding::new(
+            FindingCode::NoRoomForCrates,
+            "no cell can take a crate at the start: every free cell is a sole-path cell",
+        ));
+    }
+    let initial = state.all_crates().count();
+    let placeable_crates = if placeable.any() { 2 * u32::from(rules.crate_placements) } else { 0 };
+    if initial + placeable_crates < u32::from(rules.crates_to_win) {
+        report.findings.push(Finding::new(
+            FindingCode::CrateWinImpossible,
+            format!(
+                "at most {} crates can ever exist ({initial} initial, {placeable_crates} placed), fewer than the {} a crate win needs",
+                initial + placeable_crates,
+                rules.crates_to_win
+            ),
+        ));
+    }
+
+    // Fencing.
+    for fence in fences(state, &start) {
+        let witness = Player::BOTH
+            .into_iter()
+            .find_map(|victim| fence_line(state, &fence, victim, 80))
+            .map(|actions| Witness::Line { actions });
+        let mut finding = Finding::new(
+            FindingCode::Fencing,
+            format!(
+                "a player in the pocket {} can be shut in by a crate on {}: pushed from {} it could only slide to the sole-path cell {}, which the path rule forbids, and a crate that can slide cannot be broken",
+                crate::level::render::cell_list(fence.pocket),
+                fence.entrance,
+                fence.inside,
+                fence.exit
+            ),
+        )
+        .cells(fence.pocket | Bitboard::from_cell(fence.entrance));
+        if let Some(w) = witness {
+            finding = finding.witness(w);
+        }
+        report.findings.push(finding);
+    }
+
+    if !report.symmetry.fair() {
+        report.findings.push(Finding::new(
+            FindingCode::Asymmetric,
+            "the layout is not the same for both players under a half turn or a top-to-bottom mirror",
+        ));
+    }
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
+/// The cell of `cells` nearest to `from`.
+fn nearest(from: Cell, cells: Bitboard, graph: &MazeGraph) -> Option<Cell> {
+    let distances = graph.distances(from);
+    cells.iter().filter_map(|c| distances[c.index()].map(|d| (d, c))).min().map(|(_, c)| c)
+}
+
+fn race(state: &GameState, graph: &MazeGraph, report: &mut LevelReport) {
+    let from_flag = graph.distances(state.flag());
+    let leg = |p: Player| -> Option<RaceLeg> {
+        let to_flag = u32::from(from_flag[state.start(p).index()]?);
+        let to_goal = state.goals(p).iter().filter_map(|g| from_flag[g.index()]).min()?;
+        // Running straight for the flag, the first player's n-th action is
+        // the game's action 2n - 1, the second player's 2n.
+        let on = if p == state.turn() { 2 * to_flag - 1 } else { 2 * to_flag };
+        Some(RaceLeg { player: p.number(), to_flag, to_goal: u32::from(to_goal), reaches_flag_on_action: on })
+    };
+    let (Some(one), Some(two)) = (leg(Player::One), leg(Player::Two)) else { return };
+    let (first, lead) = if one.reaches_flag_on_action <= two.reaches_flag_on_action {
+        (1, two.reaches_flag_on_action - one.reaches_flag_on_action)
+    } else {
+        (2, one.reaches_flag_on_action - two.reaches_flag_on_action)
+    };
+    report.race = Some(Race { legs: [one, two], first_to_flag: first, lead });
+    if lead >= 2 {
+        report.findings.push(Finding::new(
+            FindingCode::UnfairRace,
+            format!(
+                "player {first} reaches the flag {lead} actions ahead (on action {} against {})",
+                one.reaches_flag_on_action.min(two.reaches_flag_on_action),
+                one.reaches_flag_on_action.max(two.reaches_flag_on_action)
+            ),
+        ));
+    }
+}
+
+fn bounded_search(
+    state: &GameState,
+    options: &AnalysisOptions<'_>,
+    report: &mut LevelReport,
+) -> SearchReport {
+    let limits = SearchLimits { depth: options.depth, budget: options.budget, cancel: options.cancel };
+    let (one, n1) = can_win_within(state, Player::One, limits);
+    let (two, n2) = can_win_within(state, Player::Two, limits);
+    // A dead position: each player shut in a pocket of its own. The line is
+    // found by the fence planner and proved by replaying it.
+    let start = MazeGraph::new(state.open());
+    let all = fences(state, &start);
+    let mut dead = Verdict::Unknown;
+    'pairs: for a in &all {
+        for b in &all {
+            if a.pocket != b.pocket
+                && let Some(line) = stall_line(state, a, b, 200)
+            {
+                dead = Verdict::Proved { line };
+                break 'pairs;
+            }
+        }
+    }
+    if let Verdict::Proved { line } = &dead {
+        report.findings.push(
+            Finding::new(
+                FindingCode::Stall,
+                format!("after {} actions both players are shut in and can only pass for ever", line.len()),
+            )
+            .witness(Witness::Line { actions: line.clone() }),
+        );
+    }
+    SearchReport {
+        depth: options.depth,
+        budget: options.budget,
+        player1_can_win: one,
+        player2_can_win: two,
+        dead_position: dead,
+        nodes: n1 + n2,
+    }
+}

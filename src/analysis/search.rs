@@ -1,0 +1,306 @@
+//! Bounded search: can a player win within N actions, even with the
+//! opponent's help? Answers are proved (with the winning line), disproved
+//! (every line was searched), or unknown within the budget — never a guess.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+
+use super::finding::action_names;
+use crate::rules::{Action, Bitboard, Cell, Dir, GameState, Outcome, Player, Stage};
+
+/// How far and how long to search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchLimits<'a> {
+    /// Actions (plies, both players' actions counted) to look ahead.
+    pub depth: u32,
+    /// Positions to visit at most.
+    pub budget: u64,
+    /// Set to stop the search early; it then answers unknown.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// The answer to a bounded question.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[serde(tag = "answer", rename_all = "lowercase")]
+pub enum Verdict {
+    /// Proved, with a line of actions from the position searched.
+    Proved {
+        /// The line.
+        #[serde(serialize_with = "action_names")]
+        line: Vec<Action>,
+    },
+    /// Every line within the depth was searched: the answer is no.
+    Disproved,
+    /// The budget ran out, or the search was cancelled, first.
+    Unknown,
+}
+
+/// Step distances over the floor (walls only: crates break and players
+/// move, so these are lower bounds).
+struct Distances {
+    from: Vec<[u8; Cell::COUNT]>,
+    to_goals: [[u8; Cell::COUNT]; 2],
+}
+
+const FAR: u8 = u8::MAX;
+
+fn bfs(seed: Bitboard, floor: Bitboard) -> [u8; Cell::COUNT] {
+    let mut out = [FAR; Cell::COUNT];
+    let mut seen = seed & floor;
+    let mut frontier = seen;
+    let mut d = 0u8;
+    while frontier.any() {
+        for c in frontier {
+            out[c.index()] = d;
+        }
+        frontier = frontier.dilate() & (floor - seen);
+        seen |= frontier;
+        d = d.saturating_add(1);
+    }
+    out
+}
+
+impl Distances {
+    fn new(state: &GameState) -> Distances {
+        let floor = state.floor();
+        let from = Cell::all().map(|c| bfs(Bitboard::from_cell(c), floor)).collect();
+        let to_goals = [bfs(state.goals(Player::One), floor), bfs(state.goals(Player::Two), floor)];
+        Distances { from, to_goals }
+    }
+
+    /// Steps (not actions) `player` still has to walk for a flag win.
+    fn steps(&self, state: &GameState, player: Player) -> u32 {
+        let here = state.position(player);
+        let goal = |c: Cell| u32::from(self.to_goals[player.index()][c.index()]);
+        if state.carrier() == Some(player) {
+            goal(here)
+        } else {
+            self.between(here, state.flag()) + goal(state.flag())
+        }
+    }
+
+    fn between(&self, a: Cell, b: Cell) -> u32 {
+        u32::from(self.from[a.index()][b.index()])
+    }
+
+    /// Fewer plies than this cannot give `player` a win: each of its own
+    /// actions moves it at most two cells (a jump), and every break and
+    /// placement is one action.
+    fn lower_bound(&self, state: &GameState, player: Player) -> u32 {
+        match state.outcome() {
+            Some(Outcome::Win { winner, .. }) if winner == player => return 0,
+            Some(_) => return u32::MAX,
+            None => {}
+        }
+        let here = state.position(player);
+        let goal = |c: Cell| u32::from(self.to_goals[player.index()][c.index()]);
+        let cells = if state.carrier() == Some(player) {
+            goal(here)
+        } else {
+            let (to_flag, home) = (self.between(here, state.flag()), goal(state.flag()));
+            if to_flag == u32::from(FAR) || home == u32::from(FAR) { u32::MAX } else { to_flag + home }
+        };
+        let by_flag = if cells >= u32::from(FAR) { u32::MAX } else { cells.div_ceil(2) };
+        let need = u32::from(state.rules().crates_to_win.saturating_sub(state.destroyed(player)));
+        let mut costs: Vec<u32> = Vec::new();
+        for stage in Stage::ALL {
+            let breaks = 4 - stage.index() as u32;
+            costs.extend(std::iter::repeat_n(breaks, state.crates(stage).count() as usize));
+        }
+        costs.extend(std::iter::repeat_n(4, state.placements_left(player.other()) as usize));
+        costs.extend(std::iter::repeat_n(5, state.placements_left(player) as usize));
+        let by_crates = if costs.len() < need as usize {
+            u32::MAX
+        } else {
+            costs.sort_unstable();
+            costs[..need as usize].iter().sum()
+        };
+        by_flag.min(by_crates)
+    }
+}
+
+struct Searcher<'a> {
+    player: Player,
+    distances: Distances,
+    limits: SearchLimits<'a>,
+    nodes: u64,
+    aborted: bool,
+    /// Depth already searched without a win, by position hash.
+    failed: HashMap<u64, u32>,
+    line: Vec<Action>,
+}
+
+impl Searcher<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.limits.budget || self.limits.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Whether a win lies within `left` plies; the line is kept on success.
+    fn search(&mut self, state: &GameState, left: u32) -> bool {
+        let bound = self.distances.lower_bound(state, self.player);
+        if bound == 0 {
+            return true;
+        }
+        if bound > left || state.is_over() {
+            return false;
+        }
+        if self.failed.get(&state.hash()).is_some_and(|&d| d >= left) {
+            return false;
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return false;
+        }
+        let mut children: Vec<(u32, Action, GameState)> = state
+            .legal_actions()
+            .iter()
+            .map(|&a| {
+                let mut next = *state;
+                next.play_unchecked(a);
+                (self.distances.lower_bound(&next, self.player), a, next)
+            })
+            .collect();
+        children.sort_by_key(|c| c.0);
+        for (bound, action, next) in children {
+            if bound >= left {
+                continue;
+            }
+            self.line.push(action);
+            if self.search(&next, left - 1) {
+                return true;
+            }
+            self.line.pop();
+            if self.aborted {
+                return false;
+            }
+        }
+        self.failed.insert(state.hash(), left);
+        false
+    }
+}
+
+/// A line found by always taking the action that brings `player`'s win
+/// closest by the lower bound, the opponent stepping out of the way. Cheap,
+/// and sound: a line it returns has been played by the engine to a win.
+fn greedy_line(searcher: &mut Searcher<'_>, state: &GameState) -> Option<Vec<Action>> {
+    let (player, depth) = (searcher.player, searcher.limits.depth);
+    let mut state = *state;
+    let mut line = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..depth {
+        if searcher.distances.lower_bound(&state, player) == 0 {
+            return Some(line);
+        }
+        if state.is_over() {
+            return None;
+        }
+        seen.insert(state.hash());
+        searcher.nodes += state.legal_actions().len() as u64;
+        if searcher.out_of_budget() {
+            return None;
+        }
+        let distances = &searcher.distances;
+        let mover = state.turn();
+        let here = state.position(player);
+        let best = state
+            .legal_actions()
+            .iter()
+            .filter_map(|&action| {
+                let mut next = state;
+                next.play_unchecked(action);
+                if seen.contains(&next.hash()) {
+                    return None;
+                }
+                let bound = distances.lower_bound(&next, player);
+                let steps = distances.steps(&next, player);
+                let key = if mover == player {
+                    (bound, steps, 0, 0)
+                } else {
+                    // The helper prefers steps to placements, and keeps away.
+                    let kind = match action {
+                        Action::Move(_) => 0,
+                        Action::Place(_) => 1,
+                        Action::Steal | Action::Pass => 2,
+                    };
+                    let away = u32::MAX - distances.between(here, next.position(mover)).min(255);
+                    (bound, steps, kind, away)
+                };
+                Some((key, action, next))
+            })
+            .min_by_key(|c| c.0)?;
+        line.push(best.1);
+        state = best.2;
+    }
+    (searcher.distances.lower_bound(&state, player) == 0).then_some(line)
+}
+
+/// Whether `player` can win from `state` within `limits.depth` actions if
+/// the opponent helps. Also returns the positions visited.
+#[must_use]
+pub fn can_win_within(state: &GameState, player: Player, limits: SearchLimits<'_>) -> (Verdict, u64) {
+    let distances = Distances::new(state);
+    let first = distances.lower_bound(state, player);
+    let mut searcher = Searcher {
+        player,
+        distances,
+        limits,
+        nodes: 0,
+        aborted: false,
+        failed: HashMap::new(),
+        line: Vec::new(),
+    };
+    if first == 0 {
+        return (Verdict::Proved { line: Vec::new() }, 0);
+    }
+    if first > limits.depth {
+        return (Verdict::Disproved, 0);
+    }
+    if let Some(line) = greedy_line(&mut searcher, state) {
+        return (Verdict::Proved { line }, searcher.nodes);
+    }
+    if searcher.aborted {
+        return (Verdict::Unknown, searcher.nodes);
+    }
+    // Iterative deepening from the lower bound: the first win found is a
+    // shortest one.
+    for depth in first..=limits.depth {
+        searcher.line.clear();
+        if searcher.search(state, depth) {
+            let line = std::mem::take(&mut searcher.line);
+            return (Verdict::Proved { line }, searcher.nodes);
+        }
+        if searcher.aborted {
+            return (Verdict::Unknown, searcher.nodes);
+        }
+    }
+    (Verdict::Disproved, searcher.nodes)
+}
+
+/// Whether `state` is stuck for good: the game is not over and each player,
+/// whenever it is to move, can only pass. No win is reachable from it.
+#[must_use]
+pub fn is_dead(state: &GameState) -> bool {
+    if state.is_over() || state.legal_actions().as_slice() != [Action::Pass] {
+        return false;
+    }
+    // Passing changes nothing but the counters; bonus actions may keep the
+    // same player on the move for a few passes.
+    let mut next = *state;
+    while next.turn() == state.turn() {
+        if next.legal_actions().as_slice() != [Action::Pass] {
+            return false;
+        }
+        next.play_unchecked(Action::Pass);
+    }
+    next.legal_actions().as_slice() == [Action::Pass]
+}
+
+/// Neighbours of `cell` within `open`.
+pub(crate) fn open_neighbours(cell: Cell, open: Bitboard) -> impl Iterator<Item = (Dir, Cell)> {
+    Dir::ALL.into_iter().filter_map(move |d| cell.offset(d).filter(|&n| open.has(n)).map(|n| (d, n)))
+}
