@@ -108,3 +108,62 @@ fn analyze_pack_1000_levels(bencher: Bencher) {
         .counter(ItemsCount::new(1000usize))
         .bench(|| pushcrate::analysis::analyze_pack(black_box(&pack), &options));
 }
+
+/// Alpha-beta from a level's start, depth 3 in turns; the counter is
+/// positions searched.
+#[divan::bench(args = ["open", "maze", "crates"])]
+fn alphabeta_depth_3(bencher: Bencher, id: &str) {
+    use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
+    let state = start(id);
+    let limits = Limits { depth: 3, nodes: u64::MAX, time: None };
+    let nodes = {
+        let mut search = AlphaBeta::new(RaceEvaluator, limits);
+        search.best(&state);
+        search.nodes()
+    };
+    bencher.counter(ItemsCount::new(nodes)).bench_local(|| {
+        let mut search = AlphaBeta::new(RaceEvaluator, limits);
+        search.best(black_box(&state))
+    });
+}
+
+/// A balance run: 2,400 greedy games of one level on both cores.
+#[divan::bench(args = ["open", "maze"], sample_count = 3)]
+fn balance_run_2400_greedy(bencher: Bencher, id: &str) {
+    use std::sync::atomic::AtomicBool;
+    let state = start(id);
+    let config = pushcrate::sim::Config {
+        agents: ["greedy".parse().unwrap(), "greedy".parse().unwrap()],
+        games: 2400,
+        seed: 1,
+        max_actions: 300,
+        threads: 2,
+    };
+    let stop = AtomicBool::new(false);
+    bencher.counter(ItemsCount::new(2400usize)).bench(|| pushcrate::sim::run(&state, &config, &|| {}, &stop));
+}
+
+fn tiny_one_placement() -> GameState {
+    let pack = Pack::bundled();
+    let rules = pushcrate::rules::Rules { crate_placements: 1, ..pushcrate::rules::Rules::default() };
+    pack.level("tiny").unwrap().start_state(rules).unwrap()
+}
+
+/// Plain minimax, 3 turns, the tiny board with one placement each: the
+/// reference for alpha-beta below.
+#[divan::bench]
+fn search_reference_minimax_tiny_3(bencher: Bencher) {
+    let state = tiny_one_placement();
+    bencher.bench(|| pushcrate::ai::minimax(&pushcrate::ai::RaceEvaluator, black_box(&state), 3, 0));
+}
+
+/// Alpha-beta on the same position to the same depth.
+#[divan::bench]
+fn search_alphabeta_tiny_3(bencher: Bencher) {
+    use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
+    let state = tiny_one_placement();
+    bencher.bench(|| {
+        let mut search = AlphaBeta::new(RaceEvaluator, Limits { depth: 3, nodes: u64::MAX, time: None });
+        search.negamax(black_box(&state), 3, -i32::MAX, i32::MAX, 0)
+    });
+}

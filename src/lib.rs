@@ -4,7 +4,9 @@
 //! Layers, each depending only on those before it:
 //! [`rules`] ← [`level`] ← `cli` (the binary's command line).
 
+pub mod ai;
 pub mod analysis;
 pub mod cli;
 pub mod level;
 pub mod rules;
+pub mod sim;

@@ -54,3 +54,12 @@ fn analysis_does_no_io_and_keeps_petgraph_in_maze_graph() {
         }
     }
 }
+
+#[test]
+fn ai_and_sim_do_no_io() {
+    forbid(
+        "ai",
+        &["crate::cli", "crate::sim", "std::fs", "std::io", "anyhow", "clap", "petgraph::", "println!"],
+    );
+    forbid("sim", &["crate::cli", "std::fs", "std::io", "anyhow", "clap", "petgraph::", "println!"]);
+}

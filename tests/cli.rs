@@ -182,3 +182,90 @@ fn analyze_json_follows_the_documented_schema() {
     assert_eq!(level["search"]["dead_position"]["answer"], "proved");
     assert!(level["routes"][0]["witness"]["kind"] == "path");
 }
+
+#[test]
+fn selfplay_reports_are_complete_and_thread_independent() {
+    let run = |threads: &str| {
+        pushcrate()
+            .args([
+                "selfplay",
+                "mazes/default.toml",
+                "--level",
+                "open",
+                "--games",
+                "40",
+                "--agents",
+                "greedy,greedy",
+            ])
+            .args(["--seed", "7", "--format", "json", "--threads", threads])
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(one.stdout, two.stdout);
+    let json: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    let report = &json["levels"][0];
+    for key in [
+        "wins_by_player",
+        "wins_by_agent",
+        "wins_by_flag",
+        "wins_by_crates",
+        "draws",
+        "stalls",
+        "first_player_score",
+        "first_player_advantage",
+        "balance",
+        "stall_rate",
+        "length",
+        "verdicts",
+    ] {
+        assert!(!report[key].is_null(), "{key} missing");
+    }
+    assert_eq!(report["games"], 40);
+}
+
+#[test]
+fn selfplay_saves_stalls_as_records() {
+    let dir = tempfile::tempdir().unwrap();
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "maze", "--games", "4", "--agents", "random,random"])
+        .args(["--max-actions", "10", "--save-stalls"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("STALL-PRONE"));
+    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(files.len(), 4);
+    let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
+    assert!(text.starts_with("maze:"));
+}
+
+#[test]
+fn selfplay_and_solve_refuse_bad_usage() {
+    pushcrate()
+        .args(["selfplay", "@default", "--agents", "greedy,genius", "--level", "open"])
+        .assert()
+        .code(2);
+    pushcrate().args(["selfplay", "@default"]).assert().code(2).stderr(predicate::str::contains("--all"));
+}
+
+#[test]
+fn solve_proves_and_disproves() {
+    pushcrate()
+        .args(["solve", "@default", "--level", "tiny", "--actions", "c2 d5 c3", "--depth", "3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("proved: player 1 forces a win within 2 actions: c2 c1"));
+    pushcrate()
+        .args(["solve", "@default", "--level", "tiny", "--depth", "4"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("disproved"));
+    let json = pushcrate()
+        .args(["solve", "@default", "--level", "open", "--depth", "20", "--budget", "50", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["verdict"]["answer"], "unknown");
+}

@@ -3,6 +3,7 @@
 // Tests and their helpers fail loudly on purpose.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod ai;
 mod analysis;
 mod architecture;
 mod cli;

@@ -18,7 +18,7 @@ use serde::Serialize;
 pub use fence::{Fence, fence_line, fences, stall_line};
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
-pub use search::{SearchLimits, Verdict, can_win_within, is_dead};
+pub use search::{Distances, SearchLimits, Verdict, can_win_within, is_dead};
 pub use symmetry::{LevelKey, Symmetry, same_level};
 
 use crate::level::{Level, Pack};

@@ -39,7 +39,9 @@ pub enum Verdict {
 
 /// Step distances over the floor (walls only: crates break and players
 /// move, so these are lower bounds).
-struct Distances {
+/// Step distances over the floor, for lower bounds on how soon a player
+/// can win.
+pub struct Distances {
     from: Vec<[u8; Cell::COUNT]>,
     to_goals: [[u8; Cell::COUNT]; 2],
 }
@@ -63,7 +65,9 @@ fn bfs(seed: Bitboard, floor: Bitboard) -> [u8; Cell::COUNT] {
 }
 
 impl Distances {
-    fn new(state: &GameState) -> Distances {
+    /// The distances of `state`'s floor.
+    #[must_use]
+    pub fn new(state: &GameState) -> Distances {
         let floor = state.floor();
         let from = Cell::all().map(|c| bfs(Bitboard::from_cell(c), floor)).collect();
         let to_goals = [bfs(state.goals(Player::One), floor), bfs(state.goals(Player::Two), floor)];
@@ -88,7 +92,8 @@ impl Distances {
     /// Fewer plies than this cannot give `player` a win: each of its own
     /// actions moves it at most two cells (a jump), and every break and
     /// placement is one action.
-    fn lower_bound(&self, state: &GameState, player: Player) -> u32 {
+    #[must_use]
+    pub fn lower_bound(&self, state: &GameState, player: Player) -> u32 {
         match state.outcome() {
             Some(Outcome::Win { winner, .. }) if winner == player => return 0,
             Some(_) => return u32::MAX,

@@ -7,6 +7,7 @@
 mod analyze;
 mod diagnostics;
 mod play;
+mod selfplay;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -103,6 +104,55 @@ pub enum Command {
         #[arg(long, default_value_t = 40)]
         depth: u32,
     },
+    /// Play games between two agents in colour-swapped pairs and report win
+    /// rates, balance, stalls and game lengths.
+    Selfplay {
+        /// The pack file; `@default` is the bundled pack.
+        pack: PathBuf,
+        /// The level to play.
+        #[arg(long, conflicts_with = "all")]
+        level: Option<String>,
+        /// Play every level of the pack.
+        #[arg(long)]
+        all: bool,
+        /// Games per level (rounded up to whole colour-swapped pairs).
+        #[arg(long, default_value_t = 400)]
+        games: u32,
+        /// The two agents, `A,B`: easy, medium, hard, expert, random, greedy[:NOISE],
+        /// alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS].
+        #[arg(long, value_parser = selfplay::parse_agents, default_value = "greedy,greedy")]
+        agents: [crate::ai::Agent; 2],
+        /// The run's seed: the same seed gives the same report.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Actions after which a game counts as stalled.
+        #[arg(long, default_value_t = 300)]
+        max_actions: u32,
+        /// Worker threads (0: every core). Does not change the results.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t)]
+        format: OutputFormat,
+        /// Save every stalled game as a game record in this folder.
+        #[arg(long)]
+        save_stalls: Option<PathBuf>,
+    },
+    /// Look for a forced win of the side to move within N actions.
+    Solve {
+        /// The position.
+        #[command(flatten)]
+        position: play::PositionArgs,
+        /// Actions to look ahead.
+        #[arg(long)]
+        depth: u32,
+        /// Positions to search at most.
+        #[arg(long, default_value_t = 5_000_000)]
+        budget: u64,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t)]
+        format: OutputFormat,
+    },
     /// Count the action sequences of a given length (perft).
     Perft {
         /// The position.
@@ -147,6 +197,32 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 budget,
                 depth,
             })
+        }
+        Some(Command::Selfplay {
+            pack,
+            level,
+            all,
+            games,
+            agents,
+            seed,
+            max_actions,
+            threads,
+            format,
+            save_stalls,
+        }) => selfplay::selfplay(&selfplay::SelfPlayArgs {
+            pack,
+            level,
+            all,
+            games,
+            agents,
+            seed,
+            max_actions,
+            threads,
+            format,
+            save_stalls,
+        }),
+        Some(Command::Solve { position, depth, budget, format }) => {
+            selfplay::solve_command(&selfplay::SolveArgs { position, depth, budget, format })
         }
         Some(Command::Perft { position, depth, divide }) => play::perft(&position, depth, divide),
     }

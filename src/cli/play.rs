@@ -24,7 +24,7 @@ pub struct PositionArgs {
 }
 
 /// The position, or the exit code when the pack has errors.
-fn position(args: &PositionArgs) -> anyhow::Result<Result<(GameState, Vec<Action>), u8>> {
+pub(super) fn position(args: &PositionArgs) -> anyhow::Result<Result<(GameState, Vec<Action>), u8>> {
     let loaded = load(&args.pack)?;
     let Some(pack) = &loaded.parsed.pack else {
         eprint!("{}", diagnostics::render(&loaded, std::io::stderr().is_terminal()));

@@ -136,6 +136,11 @@ impl ActionList {
         &self.actions[..self.len as usize]
     }
 
+    /// The actions as a mutable slice, for reordering.
+    pub fn as_mut_slice(&mut self) -> &mut [Action] {
+        &mut self.actions[..self.len as usize]
+    }
+
     /// The actions, sorted: moves by cell, then placements, steal, pass.
     #[must_use]
     pub fn sorted(&self) -> Vec<Action> {

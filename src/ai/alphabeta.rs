@@ -1,0 +1,291 @@
+//! Alpha-beta search: negamax with iterative deepening, a transposition
+//! table on the Zobrist hash, move ordering, and node and time limits.
+//!
+//! Bonus actions keep the same player on the move, so a child's value is
+//! negated only when the side to move changes, and depth counts turns, not
+//! actions: a bonus action does not use depth up, so the opponent's reply
+//! is always inside the horizon.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::eval::{Evaluator, WIN_BOUND};
+use super::game::Game;
+use crate::rules::{Action, GameState};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u64,
+    depth: u8,
+    value: i32,
+    bound: Bound,
+    best: Option<Action>,
+}
+
+const TABLE_BITS: u32 = 16;
+
+/// Limits on one decision.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: u32,
+    /// Positions to visit at most; the last finished iteration's move is
+    /// played when it runs out.
+    pub nodes: u64,
+    /// Wall-clock limit; `None` keeps the search deterministic.
+    pub time: Option<Duration>,
+}
+
+/// An alpha-beta searcher over [`GameState`] with evaluator `E`.
+pub struct AlphaBeta<E> {
+    eval: E,
+    limits: Limits,
+    table: Vec<Option<Entry>>,
+    nodes: u64,
+    stop: bool,
+    deadline: Option<Instant>,
+    rng: Option<ChaCha8Rng>,
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_table(value: i32, ply: u32) -> i32 {
+    if value > WIN_BOUND {
+        value + ply as i32
+    } else if value < -WIN_BOUND {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+fn from_table(value: i32, ply: u32) -> i32 {
+    if value > WIN_BOUND {
+        value - ply as i32
+    } else if value < -WIN_BOUND {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+impl<E: Evaluator> AlphaBeta<E> {
+    /// A searcher with an empty table.
+    pub fn new(eval: E, limits: Limits) -> AlphaBeta<E> {
+        AlphaBeta {
+            eval,
+            limits,
+            table: vec![None; 1 << TABLE_BITS],
+            nodes: 0,
+            stop: false,
+            deadline: None,
+            rng: None,
+        }
+    }
+
+    /// The same searcher, breaking ties between equally good actions at
+    /// random from `seed` (without a seed it always takes the first).
+    #[must_use]
+    pub fn seeded(mut self, seed: u64) -> AlphaBeta<E> {
+        self.rng = Some(ChaCha8Rng::seed_from_u64(seed));
+        self
+    }
+
+    /// Positions visited by the last decision.
+    #[must_use]
+    pub const fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn slot(key: u64) -> usize {
+        (key >> (64 - TABLE_BITS)) as usize
+    }
+
+    fn leaf(&self, state: &GameState, ply: u32) -> i32 {
+        let v = self.eval.evaluate(state, state.to_move());
+        // Sooner wins score higher, later losses lower.
+        if v >= WIN_BOUND {
+            v - ply as i32
+        } else if v <= -WIN_BOUND {
+            v + ply as i32
+        } else {
+            v
+        }
+    }
+
+    fn out_of_limits(&mut self) -> bool {
+        if self.nodes >= self.limits.nodes {
+            self.stop = true;
+        } else if let Some(deadline) = self.deadline
+            && self.nodes.is_multiple_of(1024)
+            && Instant::now() >= deadline
+        {
+            self.stop = true;
+        }
+        self.stop
+    }
+
+    /// The value of `state` for its side to move, searched `depth` plies.
+    pub fn negamax(&mut self, state: &GameState, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        if state.result().is_some() || depth == 0 {
+            return self.leaf(state, ply);
+        }
+        let slot = Self::slot(state.key());
+        let mut tt_move = None;
+        if let Some(entry) = self.table[slot].filter(|e| e.key == state.key()) {
+            tt_move = entry.best;
+            // Only an entry of the same depth may cut: values then do not
+            // depend on the path, and equal plain minimax to that depth.
+            if u32::from(entry.depth) == depth {
+                let v = from_table(entry.value, ply);
+                match entry.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
+                    _ => {}
+                }
+            }
+        }
+        let original_alpha = alpha;
+        let mut actions = state.actions();
+        let list = actions.as_mut_slice();
+        if let Some(best) = tt_move
+            && let Some(i) = list.iter().position(|&a| a == best)
+        {
+            list.swap(0, i);
+        }
+        let mut best_value = -i32::MAX;
+        let mut best_move = None;
+        for &action in list.iter() {
+            let mut child = *state;
+            child.apply(action);
+            let value = if child.to_move() == state.to_move() {
+                self.negamax(&child, depth, alpha, beta, ply + 1)
+            } else {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            };
+            if self.stop {
+                return best_value.max(value);
+            }
+            if value > best_value {
+                best_value = value;
+                best_move = Some(action);
+            }
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
+            }
+            if self.out_of_limits() {
+                return best_value;
+            }
+        }
+        let bound = if best_value <= original_alpha {
+            Bound::Upper
+        } else if best_value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table[slot] = Some(Entry {
+            key: state.key(),
+            depth: depth.min(255) as u8,
+            value: to_table(best_value, ply),
+            bound,
+            best: best_move,
+        });
+        best_value
+    }
+
+    /// The best action and its value after iterative deepening, or `None`
+    /// when the game is over.
+    pub fn best(&mut self, state: &GameState) -> Option<(Action, i32)> {
+        self.nodes = 0;
+        self.stop = false;
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        let mut ordered = state.actions().as_slice().to_vec();
+        if let Some(rng) = &mut self.rng {
+            ordered.shuffle(rng);
+        }
+        let mut best = (*ordered.first()?, 0);
+        let mut tied = vec![best.0];
+        for depth in 1..=self.limits.depth.max(1) {
+            if let Some(i) = ordered.iter().position(|&a| a == best.0) {
+                ordered[..=i].rotate_right(1);
+            }
+            // Searching each action with a window just below the best value
+            // so far gives exact values to actions that tie with it.
+            let mut alpha = -i32::MAX;
+            let mut iteration: Vec<(Action, i32)> = Vec::new();
+            for &action in &ordered {
+                let mut child = *state;
+                child.apply(action);
+                let floor = alpha.saturating_sub(1).max(-i32::MAX);
+                let value = if child.to_move() == state.to_move() {
+                    self.negamax(&child, depth, floor, i32::MAX, 1)
+                } else {
+                    -self.negamax(&child, depth - 1, -i32::MAX, -floor, 1)
+                };
+                if self.stop {
+                    break;
+                }
+                alpha = alpha.max(value);
+                iteration.push((action, value));
+            }
+            if self.stop {
+                // An unfinished iteration may have missed the best reply.
+                break;
+            }
+            let top = iteration.iter().map(|&(_, v)| v).max().unwrap_or(alpha);
+            tied = iteration.iter().filter(|&&(_, v)| v == top).map(|&(a, _)| a).collect();
+            best = (tied[0], top);
+            if top.abs() > WIN_BOUND {
+                break;
+            }
+        }
+        if let Some(rng) = &mut self.rng
+            && tied.len() > 1
+        {
+            best.0 = tied[rng.random_range(0..tied.len())];
+        }
+        Some(best)
+    }
+}
+
+/// Plain minimax to a fixed depth in turns, no pruning and no table: the
+/// reference that alpha-beta is tested against.
+pub fn minimax<E: Evaluator>(eval: &E, state: &GameState, depth: u32, ply: u32) -> i32 {
+    if state.result().is_some() || depth == 0 {
+        let v = eval.evaluate(state, state.to_move());
+        return if v >= WIN_BOUND {
+            v - ply as i32
+        } else if v <= -WIN_BOUND {
+            v + ply as i32
+        } else {
+            v
+        };
+    }
+    state
+        .actions()
+        .iter()
+        .map(|&action| {
+            let mut child = *state;
+            child.apply(action);
+            if child.to_move() == state.to_move() {
+                minimax(eval, &child, depth, ply + 1)
+            } else {
+                -minimax(eval, &child, depth - 1, ply + 1)
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}

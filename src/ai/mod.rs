@@ -1,0 +1,229 @@
+//! AI players: strategies that choose actions, and the solver.
+//!
+//! Rules know nothing of search: strategies see the game through
+//! [`Game`], and evaluation ([`RaceEvaluator`]) is an engine decision.
+//!
+//! | strength | strategy | budget |
+//! |---|---|---|
+//! | easy | random legal actions | — |
+//! | medium | greedy: the best evaluation one action ahead, a random action one time in four | — |
+//! | hard | alpha-beta | depth 2, 4,000 positions |
+//! | expert | alpha-beta | depth 4, 40,000 positions |
+
+mod alphabeta;
+mod eval;
+mod game;
+mod mcts;
+mod solver;
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub use alphabeta::{AlphaBeta, Limits, minimax};
+pub use eval::{Evaluator, RaceEvaluator, WIN, WIN_BOUND, flag_steps};
+pub use game::Game;
+pub use mcts::Mcts;
+pub use solver::solve;
+
+use crate::rules::{Action, GameState};
+
+/// A player that chooses actions.
+pub trait Strategy: Send {
+    /// Chooses a legal action of `state`, which must not be over.
+    fn choose(&mut self, state: &GameState) -> Action;
+}
+
+/// Uniformly random legal actions.
+pub struct RandomStrategy {
+    rng: ChaCha8Rng,
+}
+
+impl RandomStrategy {
+    /// A random player with its own seed.
+    #[must_use]
+    pub fn new(seed: u64) -> RandomStrategy {
+        RandomStrategy { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl Strategy for RandomStrategy {
+    fn choose(&mut self, state: &GameState) -> Action {
+        let actions = state.legal_actions();
+        actions.get(self.rng.random_range(0..actions.len().max(1))).copied().unwrap_or(Action::Pass)
+    }
+}
+
+/// The action with the best evaluation one action ahead; ties are broken at
+/// random, so that games between greedy players differ. With noise, a share
+/// of its actions are random instead, as a weaker player's slips.
+pub struct Greedy<E> {
+    eval: E,
+    rng: ChaCha8Rng,
+    noise: u8,
+}
+
+impl<E: Evaluator> Greedy<E> {
+    /// A greedy player with its own seed.
+    pub fn new(eval: E, seed: u64) -> Greedy<E> {
+        Greedy { eval, rng: ChaCha8Rng::seed_from_u64(seed), noise: 0 }
+    }
+
+    /// The same player, taking a random action `percent`% of the time.
+    #[must_use]
+    pub fn noisy(mut self, percent: u8) -> Greedy<E> {
+        self.noise = percent.min(100);
+        self
+    }
+}
+
+impl<E: Evaluator + Send> Strategy for Greedy<E> {
+    fn choose(&mut self, state: &GameState) -> Action {
+        if self.noise > 0 && self.rng.random_range(0..100) < u32::from(self.noise) {
+            let actions = state.legal_actions();
+            return actions
+                .get(self.rng.random_range(0..actions.len().max(1)))
+                .copied()
+                .unwrap_or(Action::Pass);
+        }
+        let me = state.turn();
+        let mut best = i32::MIN;
+        let mut ties = 0u32;
+        let mut choice = Action::Pass;
+        for &action in state.legal_actions().iter() {
+            let mut next = *state;
+            next.play_unchecked(action);
+            let score = self.eval.evaluate(&next, me);
+            if score > best {
+                (best, ties, choice) = (score, 1, action);
+            } else if score == best {
+                // Reservoir sampling keeps each tied action equally likely.
+                ties += 1;
+                if self.rng.random_range(0..ties) == 0 {
+                    choice = action;
+                }
+            }
+        }
+        choice
+    }
+}
+
+/// Alpha-beta as a strategy.
+pub struct AlphaBetaStrategy {
+    search: AlphaBeta<RaceEvaluator>,
+}
+
+impl Strategy for AlphaBetaStrategy {
+    fn choose(&mut self, state: &GameState) -> Action {
+        self.search.best(state).map_or(Action::Pass, |(a, _)| a)
+    }
+}
+
+/// MCTS as a strategy.
+pub struct MctsStrategy {
+    search: Mcts,
+}
+
+impl Strategy for MctsStrategy {
+    fn choose(&mut self, state: &GameState) -> Action {
+        self.search.best(state).unwrap_or(Action::Pass)
+    }
+}
+
+/// A strategy by name, as the command line and the sandbox name them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Agent {
+    /// Random legal actions.
+    Random,
+    /// Greedy one action ahead, with a percentage of random actions.
+    Greedy {
+        /// Percent of actions played at random.
+        noise: u8,
+    },
+    /// Alpha-beta to a depth, with a node budget.
+    AlphaBeta {
+        /// Deepest iteration.
+        depth: u32,
+        /// Positions per decision.
+        nodes: u64,
+    },
+    /// UCT with a number of playouts per decision.
+    Mcts {
+        /// Playouts per decision.
+        iterations: u32,
+    },
+}
+
+impl Agent {
+    /// The named strengths of the sandbox, weakest first.
+    pub const STRENGTHS: [(&'static str, Agent); 4] = [
+        ("easy", Agent::Random),
+        ("medium", Agent::Greedy { noise: 25 }),
+        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000 }),
+        ("expert", Agent::AlphaBeta { depth: 4, nodes: 40_000 }),
+    ];
+
+    /// A fresh player of this kind, seeded.
+    #[must_use]
+    pub fn build(self, seed: u64) -> Box<dyn Strategy> {
+        match self {
+            Agent::Random => Box::new(RandomStrategy::new(seed)),
+            Agent::Greedy { noise } => Box::new(Greedy::new(RaceEvaluator, seed).noisy(noise)),
+            Agent::AlphaBeta { depth, nodes } => Box::new(AlphaBetaStrategy {
+                search: AlphaBeta::new(RaceEvaluator, Limits { depth, nodes, time: None }).seeded(seed),
+            }),
+            Agent::Mcts { iterations } => Box::new(MctsStrategy { search: Mcts::new(iterations, seed) }),
+        }
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Agent::Random => f.write_str("random"),
+            Agent::Greedy { noise: 0 } => f.write_str("greedy"),
+            Agent::Greedy { noise } => write!(f, "greedy:{noise}"),
+            Agent::AlphaBeta { depth, nodes } => write!(f, "alphabeta:{depth}:{nodes}"),
+            Agent::Mcts { iterations } => write!(f, "mcts:{iterations}"),
+        }
+    }
+}
+
+impl FromStr for Agent {
+    type Err = String;
+
+    /// `easy`, `medium`, `hard`, `expert`, `random`, `greedy[:NOISE%]`,
+    /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
+    fn from_str(s: &str) -> Result<Agent, String> {
+        if let Some((_, agent)) = Agent::STRENGTHS.iter().find(|(name, _)| *name == s) {
+            return Ok(*agent);
+        }
+        let mut parts = s.split(':');
+        let kind = parts.next().unwrap_or_default();
+        let mut number = |default: u64| -> Result<u64, String> {
+            match parts.next() {
+                None => Ok(default),
+                Some(n) => n.parse().map_err(|_| format!("`{n}` in `{s}` is not a number")),
+            }
+        };
+        let agent = match kind {
+            "random" => Agent::Random,
+            "greedy" => Agent::Greedy { noise: number(0)?.min(100) as u8 },
+            "alphabeta" => {
+                Agent::AlphaBeta { depth: number(4)?.clamp(1, 64) as u32, nodes: number(40_000)?.max(1) }
+            }
+            "mcts" => Agent::Mcts { iterations: number(2_000)?.clamp(1, 10_000_000) as u32 },
+            _ => {
+                return Err(format!(
+                    "`{s}` is not an agent (easy, medium, hard, expert, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
+                ));
+            }
+        };
+        if parts.next().is_some() {
+            return Err(format!("`{s}` has too many `:` parts"));
+        }
+        Ok(agent)
+    }
+}

@@ -1,0 +1,143 @@
+//! Self-play: games between two agents in colour-swapped pairs, their
+//! statistics, and the records of stalled games.
+//!
+//! Game `2k` gives agent A player 1 and game `2k + 1` gives it player 2,
+//! both seeded from the pair's seed, so a pair differs only in colours. Each
+//! game's seed depends on the run's seed and the game's index alone, and
+//! results are gathered in index order: a run gives the same report whatever
+//! the number of threads.
+
+mod stats;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+pub use stats::{Lengths, Rate, Report, Verdicts};
+
+use crate::ai::Agent;
+use crate::level::record::GameRecord;
+use crate::rules::{Action, GameState, Outcome, Player};
+
+/// What a self-play run plays.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Agent A and agent B.
+    pub agents: [Agent; 2],
+    /// Games in all; an odd number is rounded up to whole pairs.
+    pub games: u32,
+    /// The run's seed.
+    pub seed: u64,
+    /// Actions after which a game counts as stalled.
+    pub max_actions: u32,
+    /// Worker threads; 0 uses every core.
+    pub threads: usize,
+}
+
+/// One finished game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GameResult {
+    /// The game's index in the run.
+    pub index: u32,
+    /// Which agent (0 = A, 1 = B) played player 1.
+    pub agent_for_one: usize,
+    /// How it ended; `None` when it reached the action cap.
+    pub outcome: Option<Outcome>,
+    /// Actions played.
+    pub length: u32,
+    /// Every action, for the game record.
+    pub actions: Vec<Action>,
+}
+
+impl GameResult {
+    /// The agent (0 = A, 1 = B) that played `player`.
+    #[must_use]
+    pub fn agent_of(&self, player: Player) -> usize {
+        match player {
+            Player::One => self.agent_for_one,
+            Player::Two => 1 - self.agent_for_one,
+        }
+    }
+
+    /// Whether the game hit the action cap.
+    #[must_use]
+    pub fn stalled(&self) -> bool {
+        self.outcome.is_none()
+    }
+}
+
+/// The seed of game `index`'s agents: the same for both games of a pair.
+fn game_seed(seed: u64, index: u32, agent: usize) -> u64 {
+    let pair = u64::from(index / 2);
+    let mut z =
+        seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (agent as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays game `index` of a run from `start`; `None` when stopped.
+#[must_use]
+pub fn play_game(start: &GameState, config: &Config, index: u32, stop: &AtomicBool) -> Option<GameResult> {
+    let agent_for_one = (index % 2) as usize;
+    let mut players = [
+        config.agents[agent_for_one].build(game_seed(config.seed, index, agent_for_one)),
+        config.agents[1 - agent_for_one].build(game_seed(config.seed, index, 1 - agent_for_one)),
+    ];
+    let mut state = *start;
+    let mut actions = Vec::new();
+    while !state.is_over() && state.actions_played() < config.max_actions {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let action = players[state.turn().index()].choose(&state);
+        if state.play(action).is_err() {
+            // A strategy that breaks the rules forfeits nothing here: it is
+            // a bug, and the game is recorded as it stood.
+            break;
+        }
+        actions.push(action);
+    }
+    Some(GameResult {
+        index,
+        agent_for_one,
+        outcome: state.outcome(),
+        length: state.actions_played(),
+        actions,
+    })
+}
+
+/// Plays a run. `progress` is told of every finished game; setting `stop`
+/// ends the run early with the games finished so far.
+#[must_use]
+pub fn run(
+    start: &GameState,
+    config: &Config,
+    progress: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Vec<GameResult> {
+    let games = config.games.div_ceil(2) * 2;
+    let play = || -> Vec<GameResult> {
+        let results: Vec<Option<GameResult>> = (0..games)
+            .into_par_iter()
+            .map(|index| {
+                let result = play_game(start, config, index, stop);
+                if result.is_some() {
+                    progress();
+                }
+                result
+            })
+            .collect();
+        results.into_iter().flatten().collect()
+    };
+    match rayon::ThreadPoolBuilder::new().num_threads(config.threads).build() {
+        Ok(pool) => pool.install(play),
+        Err(_) => play(),
+    }
+}
+
+/// The game record of a result.
+#[must_use]
+pub fn record(level: &str, result: &GameResult) -> GameRecord {
+    GameRecord { level: level.to_owned(), actions: result.actions.clone() }
+}

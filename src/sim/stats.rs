@@ -1,0 +1,201 @@
+//! Statistics of a self-play run: win rates with Wilson intervals, balance,
+//! stalls, game lengths, and the verdicts.
+
+use serde::Serialize;
+
+use super::GameResult;
+use crate::rules::{Outcome, Player, WinKind};
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+pub struct Rate {
+    /// The observed proportion, 0 to 1.
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl Rate {
+    /// `successes` out of `n` (successes may be fractional: half points).
+    #[must_use]
+    pub fn wilson(successes: f64, n: u32) -> Rate {
+        if n == 0 {
+            return Rate { rate: 0.0, low: 0.0, high: 1.0 };
+        }
+        let n = f64::from(n);
+        let p = successes / n;
+        let z = 1.959_964;
+        let z2 = z * z;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+        Rate { rate: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+    }
+}
+
+/// Game lengths in actions.
+#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+pub struct Lengths {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub median: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// Standard deviation.
+    pub spread: f64,
+}
+
+/// The verdicts a designer acts on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+pub struct Verdicts {
+    /// The first player's score interval lies outside 40–60%.
+    pub unbalanced: bool,
+    /// More than 5% of games hit the action cap.
+    pub stall_prone: bool,
+}
+
+/// The report of one level's self-play run.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct Report {
+    /// The level's id.
+    pub level: String,
+    /// The two agents, A then B.
+    pub agents: [String; 2],
+    /// Games finished (all of them unless the run was stopped).
+    pub games: u32,
+    /// Whether the run was stopped before all games were played.
+    pub interrupted: bool,
+    /// Wins by player 1 and player 2.
+    pub wins_by_player: [u32; 2],
+    /// Wins by agent A and agent B.
+    pub wins_by_agent: [u32; 2],
+    /// Wins by the flag and by crates.
+    pub wins_by_flag: u32,
+    /// Wins by destroyed crates.
+    pub wins_by_crates: u32,
+    /// Games drawn by agreement.
+    pub draws: u32,
+    /// Games that reached the action cap.
+    pub stalls: u32,
+    /// 1 or 2: who moves first in this level.
+    pub first_player: u8,
+    /// The first player's score (a draw or stall counting half).
+    pub first_player_score: Rate,
+    /// The first player's win rate minus the second player's.
+    pub first_player_advantage: f64,
+    /// 1 − the gap between the two players' win rates.
+    pub balance: f64,
+    /// Agent A's score against B (a draw or stall counting half).
+    pub agent_a_score: Rate,
+    /// The share of games that stalled.
+    pub stall_rate: Rate,
+    /// Game lengths.
+    pub length: Lengths,
+    /// The verdicts.
+    pub verdicts: Verdicts,
+}
+
+fn percentile(sorted: &[u32], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    // Linear interpolation between the closest ranks.
+    let pos = q * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    let frac = pos - lo as f64;
+    f64::from(sorted[lo]) * (1.0 - frac) + f64::from(sorted[hi]) * frac
+}
+
+impl Report {
+    /// Summarises `results`.
+    #[must_use]
+    pub fn new(
+        level: &str,
+        agents: [String; 2],
+        first: Player,
+        results: &[GameResult],
+        interrupted: bool,
+    ) -> Report {
+        let games = results.len() as u32;
+        let mut wins_by_player = [0u32; 2];
+        let mut wins_by_agent = [0u32; 2];
+        let (mut flag, mut crates, mut draws, mut stalls) = (0, 0, 0, 0);
+        for r in results {
+            match r.outcome {
+                Some(Outcome::Win { winner, by }) => {
+                    wins_by_player[winner.index()] += 1;
+                    wins_by_agent[r.agent_of(winner)] += 1;
+                    match by {
+                        WinKind::Flag => flag += 1,
+                        WinKind::Crates => crates += 1,
+                    }
+                }
+                Some(Outcome::Draw) => draws += 1,
+                None => stalls += 1,
+            }
+        }
+        let halves = f64::from(draws + stalls) / 2.0;
+        let first_wins = wins_by_player[first.index()];
+        let second_wins = wins_by_player[first.other().index()];
+        let n = f64::from(games.max(1));
+        let (w_first, w_second) = (f64::from(first_wins) / n, f64::from(second_wins) / n);
+        let mut lengths: Vec<u32> = results.iter().map(|r| r.length).collect();
+        lengths.sort_unstable();
+        let mean = lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / n;
+        let spread = (lengths.iter().map(|&l| (f64::from(l) - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let first_player_score = Rate::wilson(f64::from(first_wins) + halves, games);
+        let stall_rate = Rate::wilson(f64::from(stalls), games);
+        Report {
+            level: level.to_owned(),
+            agents,
+            games,
+            interrupted,
+            wins_by_player,
+            wins_by_agent,
+            wins_by_flag: flag,
+            wins_by_crates: crates,
+            draws,
+            stalls,
+            first_player: first.number(),
+            first_player_score,
+            first_player_advantage: w_first - w_second,
+            balance: 1.0 - (w_first - w_second).abs(),
+            agent_a_score: Rate::wilson(f64::from(wins_by_agent[0]) + halves, games),
+            stall_rate,
+            length: Lengths {
+                mean,
+                median: percentile(&lengths, 0.5),
+                p90: percentile(&lengths, 0.9),
+                spread,
+            },
+            verdicts: Verdicts {
+                unbalanced: games > 0 && (first_player_score.low > 0.6 || first_player_score.high < 0.4),
+                stall_prone: stall_rate.rate > 0.05,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: the interval is about 0.404 to 0.596.
+        let r = Rate::wilson(50.0, 100);
+        assert!((r.low - 0.4038).abs() < 1e-3 && (r.high - 0.5962).abs() < 1e-3, "{r:?}");
+        let none = Rate::wilson(0.0, 10);
+        assert_eq!(none.low, 0.0);
+        assert!((none.high - 0.2775).abs() < 1e-3);
+    }
+
+    #[test]
+    fn percentiles_interpolate() {
+        let v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        assert_eq!(percentile(&v, 0.5), 5.5);
+        assert!((percentile(&v, 0.9) - 9.1).abs() < 1e-9);
+    }
+}
