@@ -118,8 +118,8 @@ pub enum Command {
         /// Games per level (rounded up to whole colour-swapped pairs).
         #[arg(long, default_value_t = 400)]
         games: u32,
-        /// The two agents, `A,B`: easy, medium, hard, expert, random, greedy[:NOISE],
-        /// alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS].
+        /// The two agents, `A,B`: easy, medium, hard, expert, random, `greedy[:NOISE]`,
+        /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
         #[arg(long, value_parser = selfplay::parse_agents, default_value = "greedy,greedy")]
         agents: [crate::ai::Agent; 2],
         /// The run's seed: the same seed gives the same report.
