@@ -2,11 +2,12 @@
 //! the Push Crate maze game.
 //!
 //! Layers, each depending only on those before it:
-//! [`rules`] ← [`level`] ← `cli` (the binary's command line).
+//! [`rules`] ← [`level`] ← [`analysis`] ← [`ai`] ← [`sim`] ← { [`cli`], [`editor`] }.
 
 pub mod ai;
 pub mod analysis;
 pub mod cli;
+pub mod editor;
 pub mod level;
 pub mod rules;
 pub mod sim;

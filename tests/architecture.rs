@@ -63,3 +63,15 @@ fn ai_and_sim_do_no_io() {
     );
     forbid("sim", &["crate::cli", "std::fs", "std::io", "anyhow", "clap", "petgraph::", "println!"]);
 }
+
+#[test]
+fn only_the_editor_names_the_gui_and_nothing_imports_it() {
+    for layer in ["rules", "level", "analysis", "ai", "sim", "cli"] {
+        forbid(layer, &["egui", "eframe", "rfd::", "crate::editor"]);
+    }
+}
+
+#[test]
+fn the_editor_keeps_to_its_layer() {
+    forbid("editor", &["crate::cli", "clap", "petgraph::"]);
+}

@@ -11,7 +11,6 @@ mod selfplay;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -28,11 +27,11 @@ pub const EXIT_PROBLEMS: u8 = 1;
 /// Exit code: bad usage, or a file could not be read or written.
 pub const EXIT_USAGE: u8 = 2;
 
-/// Push Crate Studio: check, show and analyse Push Crate level packs.
+/// Push Crate Studio: edit, check, analyse and play-test Push Crate level packs.
 #[derive(Debug, Parser)]
 #[command(name = "pushcrate", version, about, long_about = None)]
 pub struct Args {
-    /// What to do; with none, check and summarise the bundled default pack.
+    /// What to do; with none, open the editor on the bundled pack.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -57,6 +56,11 @@ pub enum Deny {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the level editor on a pack, or on the bundled pack.
+    Edit {
+        /// The pack file to open.
+        pack: Option<PathBuf>,
+    },
     /// Validate packs; diagnostics go to stderr. Exit 1 when a pack has errors.
     Check {
         /// Pack files; `@default` is the bundled pack.
@@ -167,24 +171,49 @@ pub enum Command {
     },
 }
 
-/// Runs the command line and returns the process's exit code.
+/// What the command line decided.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Exit with this code.
+    Exit(u8),
+    /// Open the editor (the binary does), on this pack or the bundled one.
+    Edit(Option<PathBuf>),
+}
+
+/// Parses the process's arguments and runs them; the editor is left to the
+/// caller.
 #[must_use]
-pub fn main() -> ExitCode {
+pub fn main() -> Outcome {
     let args = Args::parse();
-    let code = match run(args) {
+    match args.command {
+        None => Outcome::Edit(None),
+        Some(Command::Edit { pack }) => Outcome::Edit(pack),
+        Some(command) => Outcome::Exit(exit_code(run(Args { command: Some(command) }))),
+    }
+}
+
+/// The exit code of a run, printing its error.
+#[must_use]
+pub fn exit_code(result: anyhow::Result<u8>) -> u8 {
+    match result {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
             EXIT_USAGE
         }
-    };
-    ExitCode::from(code)
+    }
+}
+
+/// Checks and summarises the bundled pack: what `pushcrate` does where no
+/// window can be opened.
+pub fn summary() -> u8 {
+    exit_code(default_job())
 }
 
 /// Runs parsed arguments. `Err` is a usage or I/O error (exit 2).
 pub fn run(args: Args) -> anyhow::Result<u8> {
     match args.command {
-        None => default_job(),
+        None | Some(Command::Edit { .. }) => default_job(),
         Some(Command::Check { packs, format }) => check(&packs, format),
         Some(Command::Show { position }) => play::show(&position),
         Some(Command::Moves { position, format }) => play::moves(&position, format),

@@ -7,6 +7,7 @@
 //! *Architecture Invariant*: this module does no I/O. It turns text into
 //! packs and packs into text; reading and writing files is for the edges.
 
+pub mod edit;
 pub mod format;
 pub mod preserve;
 mod problem;
@@ -32,7 +33,7 @@ pub const DEFAULT_PACK_TOML: &str = include_str!("../../mazes/default.toml");
 
 /// One level: a board a designer paints. Any field may be wrong; see
 /// [`Pack::problems`].
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Level {
     /// Unique within its pack: letters, digits, `-` and `_`.
     pub id: String,

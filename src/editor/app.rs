@@ -1,0 +1,470 @@
+//! [`EditorApp`]: the editor's state and the one place that applies
+//! commands.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::command::{Command, Overlay, Tool};
+use super::document::Document;
+use super::files::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack, write_atomic};
+use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
+use crate::level::edit::Mirror;
+use crate::level::format::{line_col, parse_pack, write_pack};
+use crate::level::{Level, MAX_FILE_BYTES, Pack, Problem};
+use crate::rules::{Rules, Stage};
+
+/// What to do once unsaved changes are dealt with.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Then {
+    /// Start a new pack.
+    New,
+    /// Open a file (ask which when `None`).
+    Open(Option<PathBuf>),
+    /// Close the editor.
+    Quit,
+}
+
+/// A dialog over the editor.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Modal {
+    /// "Save changes?" before `Then`.
+    Unsaved(Then),
+    /// A file could not be opened: its diagnostics, one per line.
+    Problems {
+        /// The file.
+        file: String,
+        /// `line:column: code: message`.
+        lines: Vec<String>,
+    },
+    /// Unsaved work from a run that did not end cleanly.
+    Recover(Recovery),
+    /// Something failed.
+    Error(String),
+}
+
+/// Seconds between autosaves of unsaved work.
+const AUTOSAVE_EVERY: Duration = Duration::from_secs(10);
+
+/// The editor.
+pub struct EditorApp {
+    /// Saved preferences.
+    pub prefs: Prefs,
+    /// The pack being edited.
+    pub doc: Document,
+    /// The board tool.
+    pub tool: Tool,
+    /// The crate tool's stage.
+    pub stage: Stage,
+    /// The highlighted finding of the current level.
+    pub selected_finding: Option<usize>,
+    /// The open dialog, if any.
+    pub modal: Option<Modal>,
+    /// The last message for the status bar.
+    pub status: String,
+    /// Whether the editor asked to close (tests read this; the window
+    /// closes by itself).
+    pub quit_requested: bool,
+    pub(super) hovered: Option<crate::rules::Cell>,
+    pub(super) drag: Option<super::ui::Drag>,
+    dialogs: Box<dyn FileDialogs>,
+    paths: AppPaths,
+    cache: HashMap<u64, Arc<LevelReport>>,
+    problems: (u64, Arc<Vec<Problem>>),
+    pending: Vec<Command>,
+    last_autosave: Instant,
+    pub(super) title: String,
+}
+
+fn level_key(level: &Level, rules: &Rules) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    level.hash(&mut hasher);
+    rules.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl EditorApp {
+    /// An editor on the bundled pack (an unsaved copy), with the given
+    /// dialogs and folder for its own files. Offers to recover unsaved work
+    /// left by a crash.
+    pub fn new(dialogs: Box<dyn FileDialogs>, paths: AppPaths) -> EditorApp {
+        let prefs = paths.load_prefs();
+        let mut app = EditorApp {
+            prefs,
+            doc: Document::new(Pack::bundled(), None, None),
+            tool: Tool::Wall,
+            stage: Stage::Intact,
+            selected_finding: None,
+            modal: None,
+            status: "Bundled pack opened as an unsaved copy; saving asks where.".to_owned(),
+            quit_requested: false,
+            hovered: None,
+            drag: None,
+            dialogs,
+            paths,
+            cache: HashMap::new(),
+            problems: (u64::MAX, Arc::new(Vec::new())),
+            pending: Vec::new(),
+            last_autosave: Instant::now(),
+            title: String::new(),
+        };
+        if let Some(recovery) = app.paths.read_recovery() {
+            app.modal = Some(Modal::Recover(recovery));
+        }
+        app
+    }
+
+    /// Opens `path` as the editor starts.
+    pub fn open_at_start(&mut self, path: &Path) {
+        self.open_path(path);
+    }
+
+    /// Queues a command; it runs after the current UI pass.
+    pub fn command(&mut self, command: Command) {
+        self.pending.push(command);
+    }
+
+    /// Runs the queued commands.
+    pub fn run_pending(&mut self, ctx: &egui::Context) {
+        for command in std::mem::take(&mut self.pending) {
+            self.apply(command, ctx);
+        }
+    }
+
+    /// The analysis of `level` under the pack's rules, computed once per
+    /// content.
+    pub fn report(&mut self, level: &Level) -> Arc<LevelReport> {
+        let rules = self.doc.pack.rules;
+        let key = level_key(level, &rules);
+        if self.cache.len() > 2_000 {
+            self.cache.clear();
+        }
+        Arc::clone(
+            self.cache
+                .entry(key)
+                .or_insert_with(|| Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))),
+        )
+    }
+
+    /// The validation problems of the pack, computed once per edit.
+    pub fn pack_problems(&mut self) -> Arc<Vec<Problem>> {
+        if self.problems.0 != self.doc.revision() {
+            self.problems = (self.doc.revision(), Arc::new(self.doc.pack.problems()));
+        }
+        Arc::clone(&self.problems.1)
+    }
+
+    /// Whether an overlay is on.
+    #[must_use]
+    pub fn overlay(&self, overlay: Overlay) -> bool {
+        match overlay {
+            Overlay::SolePath => self.prefs.show_sole_path,
+            Overlay::Routes => self.prefs.show_routes,
+            Overlay::Distances => self.prefs.show_distances,
+        }
+    }
+
+    /// Applies one command now.
+    pub fn apply(&mut self, command: Command, ctx: &egui::Context) {
+        match command {
+            Command::New => self.after_unsaved(Then::New, ctx),
+            Command::Open => self.after_unsaved(Then::Open(None), ctx),
+            Command::OpenRecent(path) => self.after_unsaved(Then::Open(Some(path)), ctx),
+            Command::Quit => self.after_unsaved(Then::Quit, ctx),
+            Command::Save => {
+                let _ = self.save(false);
+            }
+            Command::SaveAs => {
+                let _ = self.save(true);
+            }
+            Command::ExportToml => self.export(false),
+            Command::ExportJson => self.export(true),
+            Command::Undo => {
+                self.doc.undo();
+                self.selected_finding = None;
+            }
+            Command::Redo => {
+                self.doc.redo();
+                self.selected_finding = None;
+            }
+            Command::SetTool(tool) => self.tool = tool,
+            Command::SetStage(stage) => {
+                self.stage = stage;
+                self.tool = Tool::Crate;
+            }
+            Command::SetMirror(mirror) => self.prefs.mirror = mirror,
+            Command::CycleMirror => {
+                let i = Mirror::ALL.iter().position(|&m| m == self.prefs.mirror).unwrap_or(0);
+                self.prefs.mirror = Mirror::ALL[(i + 1) % Mirror::ALL.len()];
+            }
+            Command::ToggleOverlay(overlay) => {
+                let flag = match overlay {
+                    Overlay::SolePath => &mut self.prefs.show_sole_path,
+                    Overlay::Routes => &mut self.prefs.show_routes,
+                    Overlay::Distances => &mut self.prefs.show_distances,
+                };
+                *flag = !*flag;
+            }
+            Command::AddLevel => {
+                let id = self.fresh_id("level");
+                self.doc.edit(|pack, current| {
+                    let at = (*current + 1).min(pack.levels.len());
+                    let mut level = Level::new(id, 9, 9);
+                    level.name = "New level".into();
+                    pack.levels.insert(at, level);
+                    *current = at;
+                });
+                self.selected_finding = None;
+            }
+            Command::DuplicateLevel => {
+                let Some(level) = self.doc.level().cloned() else { return };
+                let id = self.fresh_id(&level.id);
+                self.doc.edit(|pack, current| {
+                    let mut copy = level;
+                    copy.id = id;
+                    copy.name = format!("{} (copy)", copy.name);
+                    pack.levels.insert(*current + 1, copy);
+                    *current += 1;
+                });
+            }
+            Command::DeleteLevel => {
+                if self.doc.pack.levels.is_empty() {
+                    return;
+                }
+                self.doc.edit(|pack, current| {
+                    pack.levels.remove(*current);
+                    *current = current.saturating_sub(usize::from(*current >= pack.levels.len()));
+                });
+                self.status = "Level deleted (Undo brings it back).".into();
+                self.selected_finding = None;
+            }
+            Command::MoveLevelUp => {
+                if self.doc.current > 0 {
+                    self.doc.edit(|pack, current| {
+                        pack.levels.swap(*current, *current - 1);
+                        *current -= 1;
+                    });
+                }
+            }
+            Command::MoveLevelDown => {
+                if self.doc.current + 1 < self.doc.pack.levels.len() {
+                    self.doc.edit(|pack, current| {
+                        pack.levels.swap(*current, *current + 1);
+                        *current += 1;
+                    });
+                }
+            }
+            Command::SelectLevel(i) => {
+                self.doc.select(i);
+                self.doc.stop_typing();
+                self.selected_finding = None;
+            }
+            Command::PreviousLevel => {
+                self.apply(Command::SelectLevel(self.doc.current.saturating_sub(1)), ctx)
+            }
+            Command::NextLevel => self.apply(Command::SelectLevel(self.doc.current + 1), ctx),
+            Command::Resize(w, h) => self.doc.apply(crate::level::edit::EditOp::Resize(w, h), Mirror::Off),
+            Command::ClearLevel => self.doc.apply(crate::level::edit::EditOp::Clear, Mirror::Off),
+            Command::SelectFinding(i) => self.selected_finding = i,
+        }
+    }
+
+    fn fresh_id(&self, base: &str) -> String {
+        let base: String =
+            base.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+        let base = if base.is_empty() { "level".to_owned() } else { base };
+        (2..).map(|n| format!("{base}-{n}")).find(|id| self.doc.pack.level(id).is_none()).unwrap_or(base)
+    }
+
+    /// Asks about unsaved changes before `then`, or does it at once.
+    fn after_unsaved(&mut self, then: Then, ctx: &egui::Context) {
+        if self.doc.is_dirty() {
+            self.modal = Some(Modal::Unsaved(then));
+        } else {
+            self.proceed(then, ctx);
+        }
+    }
+
+    /// Does `then`, changes being saved or given up.
+    pub fn proceed(&mut self, then: Then, ctx: &egui::Context) {
+        self.modal = None;
+        match then {
+            Then::New => {
+                let mut pack = Pack::new("New pack");
+                let mut level = Level::new("level-1", 9, 9);
+                level.name = "Level 1".into();
+                pack.levels.push(level);
+                self.doc = Document::new(pack, None, None);
+                self.paths.clear_recovery();
+                self.selected_finding = None;
+                self.status = "New pack.".into();
+            }
+            Then::Open(path) => {
+                if let Some(path) = path.or_else(|| self.dialogs.open()) {
+                    self.open_path(&path);
+                }
+            }
+            Then::Quit => {
+                self.quit_requested = true;
+                self.paths.clear_recovery();
+                let _ = self.paths.save_prefs(&self.prefs);
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Opens a pack file; a file that cannot be read as a pack changes
+    /// nothing and shows its diagnostics.
+    pub fn open_path(&mut self, path: &Path) {
+        let name = path.display().to_string();
+        let size = std::fs::metadata(path).map(|m| m.len());
+        let text = match size {
+            Ok(n) if n > MAX_FILE_BYTES as u64 => {
+                self.modal = Some(Modal::Problems {
+                    file: name,
+                    lines: vec![format!(
+                        "E004: the file is {n} bytes; packs are at most {MAX_FILE_BYTES} bytes (4 MiB)"
+                    )],
+                });
+                return;
+            }
+            Ok(_) => std::fs::read(path),
+            Err(e) => Err(e),
+        };
+        let text = match text.map(String::from_utf8) {
+            Ok(Ok(text)) => text,
+            Ok(Err(_)) => {
+                self.modal = Some(Modal::Problems {
+                    file: name,
+                    lines: vec!["E001: the file is not UTF-8 text".into()],
+                });
+                return;
+            }
+            Err(e) => {
+                self.modal = Some(Modal::Error(format!("Cannot open {name}: {e}")));
+                return;
+            }
+        };
+        let parsed = parse_pack(&text);
+        match parsed.pack {
+            Some(pack) => {
+                let errors = parsed.problems.iter().filter(|p| p.is_error()).count();
+                self.doc = Document::new(pack, Some(path.to_path_buf()), Some(text));
+                self.prefs.remember(path);
+                self.selected_finding = None;
+                self.status = if errors == 0 {
+                    format!("Opened {name}.")
+                } else {
+                    format!("Opened {name}: {errors} problem(s) to fix, shown beside the board.")
+                };
+            }
+            None => {
+                let lines = parsed
+                    .problems
+                    .iter()
+                    .map(|p| match &p.span {
+                        Some(span) => {
+                            let (line, col) = line_col(&text, span.start);
+                            format!("{line}:{col}: {}: {}", p.code, p.message)
+                        }
+                        None => format!("{}: {}", p.code, p.message),
+                    })
+                    .collect();
+                self.modal = Some(Modal::Problems { file: name, lines });
+            }
+        }
+    }
+
+    /// Saves the pack (asking where when it has no file, or when `ask`).
+    /// Returns whether it was saved.
+    pub fn save(&mut self, ask: bool) -> bool {
+        let path = match (&self.doc.path, ask) {
+            (Some(path), false) => path.clone(),
+            _ => match self.dialogs.save(&format!("{}.toml", slug(&self.doc.pack.name)), "toml") {
+                Some(path) => path,
+                None => return false,
+            },
+        };
+        // Comments are kept only when saving over the file they came from.
+        let source = if self.doc.path.as_ref() == Some(&path) { self.doc.source.as_deref() } else { None };
+        match save_pack(&path, &self.doc.pack, source) {
+            Ok(text) => {
+                self.status = format!("Saved {}.", path.display());
+                self.prefs.remember(&path);
+                self.doc.mark_saved(path, text);
+                self.paths.clear_recovery();
+                let _ = self.paths.save_prefs(&self.prefs);
+                true
+            }
+            Err(e) => {
+                self.modal = Some(Modal::Error(format!("{e:#}")));
+                false
+            }
+        }
+    }
+
+    fn export(&mut self, json: bool) {
+        let extension = if json { "json" } else { "toml" };
+        let Some(path) = self.dialogs.save(&format!("{}.{extension}", slug(&self.doc.pack.name)), extension)
+        else {
+            return;
+        };
+        let text = if json { pack_json(&self.doc.pack) } else { Ok(write_pack(&self.doc.pack)) };
+        match text.and_then(|t| write_atomic(&path, &t)) {
+            Ok(()) => self.status = format!("Exported {}.", path.display()),
+            Err(e) => self.modal = Some(Modal::Error(format!("{e:#}"))),
+        }
+    }
+
+    /// Writes unsaved work to the recovery file every few seconds.
+    pub fn autosave(&mut self) {
+        if !self.doc.is_dirty() || self.last_autosave.elapsed() < AUTOSAVE_EVERY {
+            return;
+        }
+        self.autosave_now();
+    }
+
+    /// Writes unsaved work to the recovery file now.
+    pub fn autosave_now(&mut self) {
+        self.last_autosave = Instant::now();
+        let saved_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let recovery = Recovery { path: self.doc.path.clone(), text: write_pack(&self.doc.pack), saved_at };
+        if let Err(e) = self.paths.write_recovery(&recovery) {
+            self.status = format!("Autosave failed: {e:#}");
+        }
+    }
+
+    /// Restores recovered work as an unsaved document.
+    pub fn restore(&mut self, recovery: &Recovery) {
+        self.modal = None;
+        match parse_pack(&recovery.text).pack {
+            Some(pack) => {
+                let source = recovery.path.as_ref().and_then(|p| std::fs::read_to_string(p).ok());
+                self.doc = Document::new(pack, recovery.path.clone(), source);
+                self.doc.mark_unsaved();
+                self.status = "Recovered unsaved work.".into();
+            }
+            None => self.modal = Some(Modal::Error("The recovery file is damaged.".into())),
+        }
+    }
+
+    /// Gives up recovered work.
+    pub fn discard_recovery(&mut self) {
+        self.modal = None;
+        self.paths.clear_recovery();
+    }
+
+    /// Saves the preferences (at exit).
+    pub fn save_prefs(&self) {
+        let _ = self.paths.save_prefs(&self.prefs);
+    }
+}
+
+fn slug(name: &str) -> String {
+    let s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let s = s.trim_matches('-').to_owned();
+    if s.is_empty() { "pack".to_owned() } else { s }
+}

@@ -1,0 +1,345 @@
+//! The board: drawing a level (never changing it) and turning the pointer
+//! into cells.
+
+use egui::{
+    Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Shape, Stroke, StrokeKind, Vec2, pos2, vec2,
+};
+
+use crate::level::Level;
+use crate::rules::{Bitboard, Cell, Player, Stage};
+
+/// Player 1's colour.
+pub const BLUE: Color32 = Color32::from_rgb(47, 111, 223);
+/// Player 2's colour.
+pub const RED: Color32 = Color32::from_rgb(217, 72, 59);
+const FLOOR: Color32 = Color32::from_rgb(236, 230, 214);
+const WALL: Color32 = Color32::from_rgb(59, 63, 70);
+const GRID: Color32 = Color32::from_rgb(201, 193, 170);
+const WOOD: Color32 = Color32::from_rgb(168, 116, 58);
+const WOOD_DARK: Color32 = Color32::from_rgb(110, 72, 32);
+const GOLD: Color32 = Color32::from_rgb(242, 183, 5);
+const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 0);
+const SOLE: Color32 = Color32::from_rgb(230, 120, 20);
+
+/// A player's colour.
+#[must_use]
+pub const fn player_color(player: Player) -> Color32 {
+    match player {
+        Player::One => BLUE,
+        Player::Two => RED,
+    }
+}
+
+/// Where the cells of a board lie on screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardLayout {
+    /// The cells' area.
+    pub rect: Rect,
+    /// A cell's side.
+    pub cell: f32,
+    /// Files.
+    pub width: u8,
+    /// Ranks.
+    pub height: u8,
+}
+
+/// Room for the file letters and rank numbers.
+const MARGIN: f32 = 22.0;
+
+impl BoardLayout {
+    /// The largest square cells that fit `available`, centred, with room
+    /// for the edge labels.
+    #[must_use]
+    pub fn new(available: Rect, width: u8, height: u8) -> BoardLayout {
+        let (w, h) = (f32::from(width.max(1)), f32::from(height.max(1)));
+        let cell = ((available.width() - MARGIN * 2.0) / w)
+            .min((available.height() - MARGIN * 2.0) / h)
+            .floor()
+            .max(8.0);
+        let size = vec2(cell * w, cell * h);
+        let rect = Rect::from_center_size(available.center(), size);
+        BoardLayout { rect, cell, width, height }
+    }
+
+    /// The screen rectangle of `cell`.
+    #[must_use]
+    pub fn cell_rect(&self, cell: Cell) -> Rect {
+        let min = pos2(
+            self.rect.min.x + f32::from(cell.file()) * self.cell,
+            self.rect.max.y - f32::from(cell.rank() + 1) * self.cell,
+        );
+        Rect::from_min_size(min, Vec2::splat(self.cell))
+    }
+
+    /// The cell under `pos`, if it is on the board.
+    #[must_use]
+    pub fn cell_at(&self, pos: Pos2) -> Option<Cell> {
+        if !self.rect.contains(pos) {
+            return None;
+        }
+        let file = ((pos.x - self.rect.min.x) / self.cell).floor() as i32;
+        let rank = ((self.rect.max.y - pos.y) / self.cell).floor() as i32;
+        if file < 0 || rank < 0 || file >= i32::from(self.width) || rank >= i32::from(self.height) {
+            return None;
+        }
+        Cell::try_new(file as u8, rank as u8)
+    }
+}
+
+/// What to draw over the level.
+#[derive(Clone, Default, Debug)]
+pub struct BoardView {
+    /// Sole-path cells to mark.
+    pub sole_path: Bitboard,
+    /// Routes to draw, in a player's colour.
+    pub routes: Vec<(Player, Vec<Cell>)>,
+    /// Steps from the flag, for the heat map.
+    pub distances: Option<Vec<Option<u16>>>,
+    /// Cells of the selected finding.
+    pub highlight: Bitboard,
+    /// The selected finding's path.
+    pub highlight_path: Vec<Cell>,
+    /// The rectangle being dragged.
+    pub preview: Option<(Cell, Cell, bool)>,
+    /// The cell under the pointer.
+    pub hovered: Option<Cell>,
+}
+
+fn crate_shape(painter: &Painter, rect: Rect, stage: Stage) {
+    let r = rect.shrink(rect.width() * 0.12);
+    let edge = Stroke::new((rect.width() * 0.05).max(1.0), WOOD_DARK);
+    match stage {
+        Stage::Intact => {
+            painter.rect_filled(r, CornerRadius::same(2), WOOD);
+            painter.rect_stroke(r, CornerRadius::same(2), edge, StrokeKind::Inside);
+            painter.line_segment([r.left_top(), r.right_bottom()], edge);
+            painter.line_segment([r.right_top(), r.left_bottom()], edge);
+        }
+        Stage::Cracked => {
+            painter.rect_filled(r, CornerRadius::same(2), WOOD);
+            painter.rect_stroke(r, CornerRadius::same(2), edge, StrokeKind::Inside);
+            let crack = Stroke::new(edge.width * 1.2, Color32::from_rgb(40, 25, 10));
+            let pts = [
+                pos2(r.center().x - r.width() * 0.05, r.top()),
+                pos2(r.center().x + r.width() * 0.12, r.center().y - r.height() * 0.15),
+                pos2(r.center().x - r.width() * 0.1, r.center().y + r.height() * 0.1),
+                pos2(r.center().x + r.width() * 0.05, r.bottom()),
+            ];
+            painter.add(Shape::line(pts.to_vec(), crack));
+        }
+        Stage::Rubble => {
+            // Three broken chunks.
+            let s = r.width() * 0.38;
+            for (dx, dy) in [(0.0, 0.0), (0.55, 0.1), (0.25, 0.55)] {
+                let chunk = Rect::from_min_size(
+                    pos2(r.left() + dx * r.width(), r.top() + dy * r.height()),
+                    Vec2::splat(s),
+                );
+                painter.rect_filled(chunk, CornerRadius::same(1), WOOD);
+                painter.rect_stroke(chunk, CornerRadius::same(1), edge, StrokeKind::Inside);
+            }
+        }
+        Stage::Splinters => {
+            let thin = Stroke::new(edge.width, WOOD_DARK);
+            for i in 0..5 {
+                let t = i as f32 / 4.0;
+                let a = pos2(r.left() + t * r.width() * 0.8, r.top() + (t * 1.7).fract() * r.height() * 0.6);
+                let b = a + vec2(r.width() * 0.22, r.height() * 0.35);
+                painter.line_segment([a, b], thin);
+            }
+        }
+    }
+    // The stage's letter, so that stages are told apart at any size.
+    if rect.width() >= 24.0 {
+        painter.text(
+            rect.right_bottom() - vec2(3.0, 2.0),
+            Align2::RIGHT_BOTTOM,
+            stage.symbol(),
+            FontId::monospace(rect.width() * 0.22),
+            Color32::from_rgb(60, 40, 20),
+        );
+    }
+}
+
+fn flag_shape(painter: &Painter, rect: Rect) {
+    let pole_x = rect.left() + rect.width() * 0.35;
+    let top = rect.top() + rect.height() * 0.15;
+    let bottom = rect.bottom() - rect.height() * 0.15;
+    painter.line_segment([pos2(pole_x, top), pos2(pole_x, bottom)], Stroke::new(rect.width() * 0.06, WALL));
+    let cloth = vec![
+        pos2(pole_x, top),
+        pos2(rect.right() - rect.width() * 0.15, top + rect.height() * 0.17),
+        pos2(pole_x, top + rect.height() * 0.34),
+    ];
+    painter.add(Shape::convex_polygon(cloth, GOLD, Stroke::new(1.0, WOOD_DARK)));
+}
+
+/// Draws a player token with its number.
+pub fn player_token(painter: &Painter, rect: Rect, player: Player, carrying: bool) {
+    let radius = rect.width() * 0.34;
+    painter.circle_filled(rect.center(), radius, player_color(player));
+    painter.circle_stroke(rect.center(), radius, Stroke::new(1.5, Color32::WHITE));
+    painter.text(
+        rect.center(),
+        Align2::CENTER_CENTER,
+        player.number(),
+        FontId::proportional(rect.width() * 0.38),
+        Color32::WHITE,
+    );
+    if carrying {
+        let small = Rect::from_min_size(
+            rect.right_top() - vec2(rect.width() * 0.5, 0.0),
+            Vec2::splat(rect.width() * 0.5),
+        );
+        flag_shape(painter, small);
+    }
+}
+
+/// Draws the floor, walls, goals, labels and overlays of `level`.
+pub fn paint_level(painter: &Painter, layout: &BoardLayout, level: &Level, view: &BoardView) {
+    paint_ground(
+        painter,
+        layout,
+        level.walls,
+        [level.goal_cells(Player::One), level.goal_cells(Player::Two)],
+        view,
+    );
+    for (&cell, &stage) in &level.crates {
+        crate_shape(painter, layout.cell_rect(cell), stage);
+    }
+    if let Some(flag) = level.flag_cell() {
+        flag_shape(painter, layout.cell_rect(flag));
+    }
+    for player in Player::BOTH {
+        if let Some(start) = level.starts[player] {
+            player_token(painter, layout.cell_rect(start), player, false);
+        }
+    }
+    paint_marks(painter, layout, view);
+}
+
+/// Draws the pieces of a position under way (the sandbox): crates, the flag
+/// lying or carried, and the players where they stand.
+pub fn paint_position(
+    painter: &Painter,
+    layout: &BoardLayout,
+    state: &crate::rules::GameState,
+    view: &BoardView,
+) {
+    paint_ground(painter, layout, state.walls(), [state.goals(Player::One), state.goals(Player::Two)], view);
+    for stage in Stage::ALL {
+        for cell in state.crates(stage) {
+            crate_shape(painter, layout.cell_rect(cell), stage);
+        }
+    }
+    if let Some(flag) = state.lying_flag() {
+        flag_shape(painter, layout.cell_rect(flag));
+    }
+    for player in Player::BOTH {
+        let carrying = state.carrier() == Some(player);
+        player_token(painter, layout.cell_rect(state.position(player)), player, carrying);
+    }
+    paint_marks(painter, layout, view);
+}
+
+fn paint_ground(
+    painter: &Painter,
+    layout: &BoardLayout,
+    walls: Bitboard,
+    goals: [Bitboard; 2],
+    view: &BoardView,
+) {
+    let board = Bitboard::rectangle(layout.width, layout.height);
+    let max_distance =
+        view.distances.as_ref().map_or(1, |d| d.iter().flatten().copied().max().unwrap_or(1).max(1));
+    for cell in board {
+        let rect = layout.cell_rect(cell);
+        if walls.has(cell) {
+            painter.rect_filled(rect, CornerRadius::ZERO, WALL);
+            continue;
+        }
+        painter.rect_filled(rect, CornerRadius::ZERO, FLOOR);
+        if let Some(Some(d)) = view.distances.as_ref().map(|d| d.get(cell.index()).copied().flatten()) {
+            // Near the flag warm, far from it cool.
+            let t = f32::from(d) / f32::from(max_distance);
+            let color = Color32::from_rgba_unmultiplied((255.0 * (1.0 - t)) as u8, 90, (255.0 * t) as u8, 70);
+            painter.rect_filled(rect, CornerRadius::ZERO, color);
+        }
+        for (i, player) in Player::BOTH.into_iter().enumerate() {
+            if goals[i].has(cell) {
+                let c = player_color(player);
+                let fill = Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), 55);
+                painter.rect_filled(rect.shrink(1.0), CornerRadius::ZERO, fill);
+                // Both players' goals on one cell: stripes of both colours.
+                let band = Rect::from_min_size(
+                    rect.left_top() + vec2(0.0, i as f32 * rect.height() * 0.12),
+                    vec2(rect.width(), rect.height() * 0.12),
+                );
+                painter.rect_filled(band, CornerRadius::ZERO, c);
+            }
+        }
+        painter.rect_stroke(rect, CornerRadius::ZERO, Stroke::new(1.0, GRID), StrokeKind::Inside);
+        if view.sole_path.has(cell) {
+            painter.circle_filled(rect.center(), rect.width() * 0.1, SOLE);
+        }
+    }
+    // Cell names along the edges.
+    let font = FontId::proportional((layout.cell * 0.3).clamp(10.0, 15.0));
+    let label = Color32::from_gray(150);
+    for file in 0..layout.width {
+        let rect = layout.cell_rect(Cell::new(file, 0));
+        painter.text(
+            rect.center_bottom() + vec2(0.0, 4.0),
+            Align2::CENTER_TOP,
+            (b'a' + file) as char,
+            font.clone(),
+            label,
+        );
+    }
+    for rank in 0..layout.height {
+        let rect = layout.cell_rect(Cell::new(0, rank));
+        painter.text(
+            rect.left_center() - vec2(5.0, 0.0),
+            Align2::RIGHT_CENTER,
+            rank + 1,
+            font.clone(),
+            label,
+        );
+    }
+}
+
+fn paint_marks(painter: &Painter, layout: &BoardLayout, view: &BoardView) {
+    let centre = |c: &Cell| layout.cell_rect(*c).center();
+    for (player, route) in &view.routes {
+        let c = player_color(*player);
+        let offset = if *player == Player::One { -0.08 } else { 0.08 } * layout.cell;
+        let points: Vec<Pos2> = route.iter().map(|cell| centre(cell) + Vec2::splat(offset)).collect();
+        painter.add(Shape::line(points, Stroke::new((layout.cell * 0.08).max(2.0), c.gamma_multiply(0.8))));
+    }
+    for cell in view.highlight {
+        painter.rect_stroke(
+            layout.cell_rect(cell).shrink(2.0),
+            CornerRadius::same(3),
+            Stroke::new(3.0, HIGHLIGHT),
+            StrokeKind::Inside,
+        );
+    }
+    if view.highlight_path.len() > 1 {
+        let points: Vec<Pos2> = view.highlight_path.iter().map(centre).collect();
+        painter.add(Shape::line(points, Stroke::new((layout.cell * 0.12).max(3.0), HIGHLIGHT)));
+    }
+    if let Some((a, b, wall)) = view.preview {
+        let rect = layout.cell_rect(a).union(layout.cell_rect(b));
+        let color = if wall { WALL } else { FLOOR };
+        painter.rect_filled(rect, CornerRadius::ZERO, color.gamma_multiply(0.5));
+        painter.rect_stroke(rect, CornerRadius::ZERO, Stroke::new(2.0, HIGHLIGHT), StrokeKind::Inside);
+    }
+    if let Some(cell) = view.hovered {
+        painter.rect_stroke(
+            layout.cell_rect(cell),
+            CornerRadius::ZERO,
+            Stroke::new(2.0, Color32::from_gray(40)),
+            StrokeKind::Inside,
+        );
+    }
+}

@@ -1,0 +1,325 @@
+//! Commands as data: every menu entry, button and key emits a [`Command`];
+//! one place applies them after the UI pass.
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use crate::level::edit::Mirror;
+use crate::rules::{Player, Stage};
+
+/// What a click on the board does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Tool {
+    /// Paint walls (left button) or floor (right button); drag to paint.
+    #[default]
+    Wall,
+    /// Drag a rectangle of walls (left) or floor (right).
+    Rectangle,
+    /// Fill a region of walls or floor with the other.
+    Fill,
+    /// Place a player's start square.
+    Start(Player),
+    /// Toggle cells of a player's goal set.
+    Goal(Player),
+    /// Make a whole rank a player's goal set.
+    GoalRank(Player),
+    /// Place the flag.
+    Flag,
+    /// Place crates of the chosen stage (left) or remove them (right).
+    Crate,
+    /// Clear cells: floor, no crate, no goal.
+    Eraser,
+}
+
+impl Tool {
+    /// Every tool, in toolbar order.
+    pub const ALL: [Tool; 12] = [
+        Tool::Wall,
+        Tool::Rectangle,
+        Tool::Fill,
+        Tool::Start(Player::One),
+        Tool::Start(Player::Two),
+        Tool::Goal(Player::One),
+        Tool::Goal(Player::Two),
+        Tool::GoalRank(Player::One),
+        Tool::GoalRank(Player::Two),
+        Tool::Flag,
+        Tool::Crate,
+        Tool::Eraser,
+    ];
+
+    /// The tool's name.
+    #[must_use]
+    pub fn label(self) -> String {
+        match self {
+            Tool::Wall => "Wall brush".into(),
+            Tool::Rectangle => "Rectangle".into(),
+            Tool::Fill => "Flood fill".into(),
+            Tool::Start(p) => format!("Start {}", p.number()),
+            Tool::Goal(p) => format!("Goal cells {}", p.number()),
+            Tool::GoalRank(p) => format!("Goal rank {}", p.number()),
+            Tool::Flag => "Flag".into(),
+            Tool::Crate => "Crate".into(),
+            Tool::Eraser => "Eraser".into(),
+        }
+    }
+
+    /// What it does, for tooltips.
+    #[must_use]
+    pub fn help(self) -> String {
+        match self {
+            Tool::Wall => "Click or drag: walls with the left button, floor with the right".into(),
+            Tool::Rectangle => "Drag a rectangle: walls with the left button, floor with the right".into(),
+            Tool::Fill => "Click a region: walls become floor, floor becomes walls".into(),
+            Tool::Start(p) => format!("Click to place {p}'s start square"),
+            Tool::Goal(p) => format!("Click to add or remove a cell of {p}'s goal set"),
+            Tool::GoalRank(p) => format!("Click a rank to make its floor {p}'s goal set"),
+            Tool::Flag => "Click to place the flag".into(),
+            Tool::Crate => "Click to place a crate of the chosen stage; right-click removes".into(),
+            Tool::Eraser => "Click or drag to clear cells".into(),
+        }
+    }
+
+    /// The tool's key.
+    #[must_use]
+    pub fn shortcut(self) -> KeyboardShortcut {
+        let (modifiers, key) = match self {
+            Tool::Wall => (Modifiers::NONE, Key::W),
+            Tool::Rectangle => (Modifiers::NONE, Key::R),
+            Tool::Fill => (Modifiers::NONE, Key::B),
+            Tool::Start(Player::One) => (Modifiers::NONE, Key::Num1),
+            Tool::Start(Player::Two) => (Modifiers::NONE, Key::Num2),
+            Tool::Goal(Player::One) => (Modifiers::NONE, Key::G),
+            Tool::Goal(Player::Two) => (Modifiers::NONE, Key::H),
+            Tool::GoalRank(Player::One) => (Modifiers::SHIFT, Key::G),
+            Tool::GoalRank(Player::Two) => (Modifiers::SHIFT, Key::H),
+            Tool::Flag => (Modifiers::NONE, Key::F),
+            Tool::Crate => (Modifiers::NONE, Key::C),
+            Tool::Eraser => (Modifiers::NONE, Key::E),
+        };
+        KeyboardShortcut::new(modifiers, key)
+    }
+}
+
+/// What the board shows besides the level.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Overlay {
+    /// The sole-path cells, where no crate may go.
+    SolePath,
+    /// Each player's shortest route, start to flag to goal.
+    Routes,
+    /// Steps from the flag, as a heat map.
+    Distances,
+}
+
+impl Overlay {
+    /// Every overlay.
+    pub const ALL: [Overlay; 3] = [Overlay::SolePath, Overlay::Routes, Overlay::Distances];
+
+    /// The overlay's name.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Overlay::SolePath => "Sole-path cells",
+            Overlay::Routes => "Shortest routes",
+            Overlay::Distances => "Distance heat map",
+        }
+    }
+
+    /// The overlay's key.
+    #[must_use]
+    pub const fn shortcut(self) -> KeyboardShortcut {
+        KeyboardShortcut::new(
+            Modifiers::NONE,
+            match self {
+                Overlay::SolePath => Key::S,
+                Overlay::Routes => Key::P,
+                Overlay::Distances => Key::D,
+            },
+        )
+    }
+}
+
+/// Everything the editor can be asked to do.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Command {
+    /// A new pack with one empty level.
+    New,
+    /// Open a pack file.
+    Open,
+    /// Open a recent file.
+    OpenRecent(std::path::PathBuf),
+    /// Save to the current file, or ask where.
+    Save,
+    /// Save to a new file.
+    SaveAs,
+    /// Write the pack as canonical TOML to a new file.
+    ExportToml,
+    /// Write the pack as JSON to a new file.
+    ExportJson,
+    /// Close the editor.
+    Quit,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+    /// Choose a tool.
+    SetTool(Tool),
+    /// Choose the crate stage.
+    SetStage(Stage),
+    /// Choose the mirror mode.
+    SetMirror(Mirror),
+    /// Go to the next mirror mode.
+    CycleMirror,
+    /// Show or hide an overlay.
+    ToggleOverlay(Overlay),
+    /// Add an empty level after the current one.
+    AddLevel,
+    /// Copy the current level.
+    DuplicateLevel,
+    /// Delete the current level.
+    DeleteLevel,
+    /// Move the current level up the list.
+    MoveLevelUp,
+    /// Move the current level down the list.
+    MoveLevelDown,
+    /// Edit another level.
+    SelectLevel(usize),
+    /// Edit the previous level.
+    PreviousLevel,
+    /// Edit the next level.
+    NextLevel,
+    /// Change the current level's size.
+    Resize(u8, u8),
+    /// Remove every wall and crate of the current level.
+    ClearLevel,
+    /// Highlight a finding of the analysis, or none.
+    SelectFinding(Option<usize>),
+}
+
+impl Command {
+    /// The label of menu entries and buttons.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match self {
+            Command::New => "New".into(),
+            Command::Open => "Open…".into(),
+            Command::OpenRecent(path) => path.display().to_string(),
+            Command::Save => "Save".into(),
+            Command::SaveAs => "Save As…".into(),
+            Command::ExportToml => "Export TOML…".into(),
+            Command::ExportJson => "Export JSON…".into(),
+            Command::Quit => "Quit".into(),
+            Command::Undo => "Undo".into(),
+            Command::Redo => "Redo".into(),
+            Command::SetTool(tool) => tool.label(),
+            Command::SetStage(stage) => format!("Stage: {stage}"),
+            Command::SetMirror(mirror) => mirror.label().into(),
+            Command::CycleMirror => "Next mirror mode".into(),
+            Command::ToggleOverlay(overlay) => overlay.label().into(),
+            Command::AddLevel => "Add level".into(),
+            Command::DuplicateLevel => "Duplicate level".into(),
+            Command::DeleteLevel => "Delete level".into(),
+            Command::MoveLevelUp => "Move level up".into(),
+            Command::MoveLevelDown => "Move level down".into(),
+            Command::SelectLevel(i) => format!("Level {}", i + 1),
+            Command::PreviousLevel => "Previous level".into(),
+            Command::NextLevel => "Next level".into(),
+            Command::Resize(w, h) => format!("Resize to {w} × {h}"),
+            Command::ClearLevel => "Clear level".into(),
+            Command::SelectFinding(_) => "Show finding".into(),
+        }
+    }
+
+    /// The keyboard shortcut, if any.
+    #[must_use]
+    pub fn shortcut(&self) -> Option<KeyboardShortcut> {
+        let ctrl = Modifiers::COMMAND;
+        let ctrl_shift = Modifiers::COMMAND | Modifiers::SHIFT;
+        let key = |modifiers, key| Some(KeyboardShortcut::new(modifiers, key));
+        match self {
+            Command::New => key(ctrl, Key::N),
+            Command::Open => key(ctrl, Key::O),
+            Command::Save => key(ctrl, Key::S),
+            Command::SaveAs => key(ctrl_shift, Key::S),
+            Command::ExportToml => key(ctrl, Key::E),
+            Command::ExportJson => key(ctrl_shift, Key::E),
+            Command::Quit => key(ctrl, Key::Q),
+            Command::Undo => key(ctrl, Key::Z),
+            Command::Redo => key(ctrl, Key::Y),
+            Command::SetTool(tool) => Some(tool.shortcut()),
+            Command::CycleMirror => key(Modifiers::NONE, Key::M),
+            Command::ToggleOverlay(overlay) => Some(overlay.shortcut()),
+            Command::AddLevel => key(ctrl, Key::L),
+            Command::DuplicateLevel => key(ctrl, Key::D),
+            Command::DeleteLevel => key(ctrl, Key::Delete),
+            Command::MoveLevelUp => key(Modifiers::ALT, Key::ArrowUp),
+            Command::MoveLevelDown => key(Modifiers::ALT, Key::ArrowDown),
+            Command::PreviousLevel => key(Modifiers::NONE, Key::PageUp),
+            Command::NextLevel => key(Modifiers::NONE, Key::PageDown),
+            Command::ClearLevel => key(ctrl_shift, Key::Backspace),
+            Command::SetStage(stage) => key(
+                Modifiers::SHIFT,
+                match stage {
+                    Stage::Intact => Key::Num1,
+                    Stage::Cracked => Key::Num2,
+                    Stage::Rubble => Key::Num3,
+                    Stage::Splinters => Key::Num4,
+                },
+            ),
+            Command::OpenRecent(_)
+            | Command::SetMirror(_)
+            | Command::SelectLevel(_)
+            | Command::Resize(..)
+            | Command::SelectFinding(_) => None,
+        }
+    }
+
+    /// The commands with shortcuts, most specific modifiers first so that
+    /// Ctrl+Shift+S is not read as Ctrl+S.
+    #[must_use]
+    pub fn with_shortcuts() -> Vec<Command> {
+        let mut all = vec![
+            Command::SaveAs,
+            Command::ExportJson,
+            Command::ClearLevel,
+            Command::New,
+            Command::Open,
+            Command::Save,
+            Command::ExportToml,
+            Command::Quit,
+            Command::Undo,
+            Command::Redo,
+            Command::AddLevel,
+            Command::DuplicateLevel,
+            Command::DeleteLevel,
+            Command::MoveLevelUp,
+            Command::MoveLevelDown,
+            Command::PreviousLevel,
+            Command::NextLevel,
+            Command::CycleMirror,
+        ];
+        all.extend(Stage::ALL.map(Command::SetStage));
+        // Shift+G before G.
+        let mut tools: Vec<Command> = Tool::ALL.iter().map(|&t| Command::SetTool(t)).collect();
+        tools.sort_by_key(|c| c.shortcut().map_or(0, |s| u8::from(s.modifiers.is_none())));
+        all.extend(tools);
+        all.extend(Overlay::ALL.map(Command::ToggleOverlay));
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortcuts_are_unique() {
+        let all = Command::with_shortcuts();
+        for (i, a) in all.iter().enumerate() {
+            assert!(a.shortcut().is_some(), "{a:?} has no shortcut");
+            for b in &all[i + 1..] {
+                assert_ne!(a.shortcut(), b.shortcut(), "{a:?} and {b:?} share a key");
+            }
+        }
+    }
+}

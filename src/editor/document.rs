@@ -1,0 +1,222 @@
+//! The document: the pack being edited, where it lives, and its history.
+//! Undo keeps whole snapshots: a pack is small, and one drag stroke is one
+//! step.
+
+use std::path::PathBuf;
+
+use crate::level::edit::{EditOp, Mirror};
+use crate::level::{Level, Pack};
+
+#[derive(Clone, Debug)]
+struct Snapshot {
+    pack: Pack,
+    current: usize,
+    revision: u64,
+}
+
+/// The pack being edited.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The pack.
+    pub pack: Pack,
+    /// Where it is saved; `None` for a new pack or the bundled pack's copy.
+    pub path: Option<PathBuf>,
+    /// The text it was read from, so that saving keeps its comments.
+    pub source: Option<String>,
+    /// The index of the level being edited.
+    pub current: usize,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    revision: u64,
+    next_revision: u64,
+    saved_revision: u64,
+    in_stroke: bool,
+    /// Whether the current stroke has made its undo step.
+    stroke_mark: bool,
+    /// The text field whose typing merges into one undo step.
+    typing: Option<&'static str>,
+}
+
+/// Steps of undo kept.
+const UNDO_LIMIT: usize = 500;
+
+impl Document {
+    /// A document for `pack`, saved at `path` (with its `source` text) or
+    /// not saved yet.
+    #[must_use]
+    pub fn new(pack: Pack, path: Option<PathBuf>, source: Option<String>) -> Document {
+        Document {
+            pack,
+            path,
+            source,
+            current: 0,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            revision: 0,
+            next_revision: 1,
+            saved_revision: 0,
+            in_stroke: false,
+            stroke_mark: false,
+            typing: None,
+        }
+    }
+
+    /// Whether there are changes since the last save (or since it was
+    /// opened). A new document that was never saved counts as changed once
+    /// it is edited.
+    #[must_use]
+    pub fn is_dirty(&self) -> bool {
+        self.revision != self.saved_revision
+    }
+
+    /// The level being edited.
+    #[must_use]
+    pub fn level(&self) -> Option<&Level> {
+        self.pack.levels.get(self.current)
+    }
+
+    /// The file name for titles: the path's name, or "untitled".
+    #[must_use]
+    pub fn title(&self) -> String {
+        self.path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot { pack: self.pack.clone(), current: self.current, revision: self.revision }
+    }
+
+    fn checkpoint(&mut self) {
+        self.typing = None;
+        self.undo.push(self.snapshot());
+        if self.undo.len() > UNDO_LIMIT {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+    }
+
+    /// Every change gets a revision of its own, within a stroke or typing
+    /// too, so that anything derived from the pack can tell it changed.
+    fn bump(&mut self) {
+        self.revision = self.next_revision;
+        self.next_revision += 1;
+    }
+
+    /// Changes the pack as one undo step.
+    pub fn edit(&mut self, change: impl FnOnce(&mut Pack, &mut usize)) {
+        self.checkpoint();
+        self.bump();
+        change(&mut self.pack, &mut self.current);
+        self.current = self.current.min(self.pack.levels.len().saturating_sub(1));
+    }
+
+    /// Changes the pack from a text field: consecutive changes of the same
+    /// field are one undo step.
+    pub fn edit_text(&mut self, field: &'static str, change: impl FnOnce(&mut Pack, usize)) {
+        if self.typing != Some(field) {
+            self.checkpoint();
+            self.typing = Some(field);
+        }
+        self.bump();
+        change(&mut self.pack, self.current);
+    }
+
+    /// Ends the merging of typing into one undo step.
+    pub fn stop_typing(&mut self) {
+        self.typing = None;
+    }
+
+    /// A number that changes with every edit, undo and redo.
+    #[must_use]
+    pub const fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Marks the document as changed since its last save (recovered work).
+    pub fn mark_unsaved(&mut self) {
+        self.saved_revision = u64::MAX;
+    }
+
+    /// Applies a tool's edit to the current level. Within a stroke, only the
+    /// first edit makes an undo step.
+    pub fn apply(&mut self, op: EditOp, mirror: Mirror) {
+        let Some(level) = self.pack.levels.get(self.current) else { return };
+        let mut changed = level.clone();
+        changed.apply(op, mirror);
+        if &changed == level {
+            return;
+        }
+        if !(self.in_stroke && self.stroke_mark) {
+            self.checkpoint();
+            self.stroke_mark = self.in_stroke;
+        }
+        self.bump();
+        self.pack.levels[self.current] = changed;
+    }
+
+    /// Starts a drag stroke: its edits undo as one step.
+    pub fn begin_stroke(&mut self) {
+        self.in_stroke = true;
+        self.stroke_mark = false;
+    }
+
+    /// Ends a drag stroke.
+    pub fn end_stroke(&mut self) {
+        self.in_stroke = false;
+        self.stroke_mark = false;
+    }
+
+    /// Whether there is something to undo.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether there is something to redo.
+    #[must_use]
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Undoes the last step.
+    pub fn undo(&mut self) {
+        if let Some(previous) = self.undo.pop() {
+            let now = self.snapshot();
+            self.redo.push(now);
+            self.restore(previous);
+        }
+    }
+
+    /// Redoes the last undone step.
+    pub fn redo(&mut self) {
+        if let Some(next) = self.redo.pop() {
+            let now = self.snapshot();
+            self.undo.push(now);
+            self.restore(next);
+        }
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) {
+        self.pack = snapshot.pack;
+        self.current = snapshot.current.min(self.pack.levels.len().saturating_sub(1));
+        self.revision = snapshot.revision;
+        self.typing = None;
+        self.end_stroke();
+    }
+
+    /// Records that the pack was saved at `path` as `text`.
+    pub fn mark_saved(&mut self, path: PathBuf, text: String) {
+        self.path = Some(path);
+        self.source = Some(text);
+        self.saved_revision = self.revision;
+    }
+
+    /// Selects a level by index, if it exists. Not an edit.
+    pub fn select(&mut self, index: usize) {
+        if index < self.pack.levels.len() {
+            self.current = index;
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! The level editor: an eframe/egui desktop app to paint, check and save
+//! level packs.
+//!
+//! *Architecture Invariant*: only this module names egui, eframe and rfd,
+//! and nothing in the library imports it; the binary starts it.
+
+mod app;
+pub mod board;
+pub mod command;
+pub mod document;
+pub mod files;
+mod ui;
+
+use std::path::PathBuf;
+
+pub use app::{EditorApp, Modal, Then};
+pub use ui::ShownFinding;
+
+use files::{AppPaths, NativeDialogs};
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.ui_root(ui);
+    }
+
+    fn on_exit(&mut self) {
+        self.save_prefs();
+    }
+}
+
+/// Whether a window can be opened here.
+#[must_use]
+pub fn display_available() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+/// Opens the editor window on `pack`, or on the bundled pack.
+pub fn run(pack: Option<PathBuf>) -> anyhow::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Push Crate Studio")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([800.0, 520.0]),
+        ..eframe::NativeOptions::default()
+    };
+    eframe::run_native(
+        "Push Crate Studio",
+        options,
+        Box::new(move |_cc| {
+            let mut app = EditorApp::new(Box::new(NativeDialogs), AppPaths::from_env());
+            if let Some(path) = &pack {
+                app.open_at_start(path);
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot open the editor window: {e}"))
+}
