@@ -356,3 +356,192 @@ fn snapshot_board_with_every_crate_stage() {
 fn snapshot_board_maze_with_routes() {
     board_snapshot("board_maze_routes", "maze", true);
 }
+
+// ----- play mode -----
+
+use pushcrate::editor::sandbox::Seat;
+use pushcrate::rules::{ByPlayer, Outcome, WinKind};
+
+/// Opens play mode on `id` with two people at the screen.
+fn play(ed: &mut Editor, id: &str) {
+    ed.select_level(id);
+    ed.key(Modifiers::NONE, Key::F5);
+    assert!(ed.app().playing, "{}", ed.app().status);
+    ed.harness.state_mut().sandbox.as_mut().unwrap().seats = ByPlayer::new(Seat::Human, Seat::Human);
+    ed.harness.run();
+}
+
+fn sandbox(ed: &Editor) -> &pushcrate::editor::sandbox::Sandbox {
+    ed.app().sandbox.as_ref().unwrap()
+}
+
+fn click_cells(ed: &mut Editor, cells: &str) {
+    for name in cells.split_whitespace() {
+        ed.click_cell(c(name), PointerButton::Primary);
+    }
+}
+
+#[test]
+fn plays_by_clicks_to_a_flag_win() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    click_cells(&mut ed, "c2 d5 c3 c2 c1");
+    assert_eq!(sandbox(&ed).state().outcome(), Some(Outcome::Win { winner: Player::One, by: WinKind::Flag }));
+    assert!(ed.app().status.contains("Player 1 wins"), "{}", ed.app().status);
+    assert_eq!(sandbox(&ed).record().to_string(), "tiny: c2 d5 c3 c2 c1");
+    // Clicking a cell no action reaches does nothing.
+    click_cells(&mut ed, "a5");
+    assert_eq!(sandbox(&ed).actions.len(), 5);
+}
+
+#[test]
+fn plays_by_clicks_to_a_crate_win() {
+    let mut ed = editor();
+    ed.harness.state_mut().doc.edit(|pack, _| pack.rules.crates_to_win = 1);
+    ed.select_level("tiny");
+    ed.click("Crate");
+    ed.key(Modifiers::SHIFT, Key::Num4);
+    ed.click_cell(c("b2"), PointerButton::Primary);
+    assert_eq!(ed.level().crates.get(&c("b2")), Some(&Stage::Splinters));
+    play(&mut ed, "tiny");
+    // Player 1 steps to b1, player 2 waits, player 1 breaks the splinters.
+    click_cells(&mut ed, "b1 d5 b2");
+    assert_eq!(
+        sandbox(&ed).state().outcome(),
+        Some(Outcome::Win { winner: Player::One, by: WinKind::Crates })
+    );
+    assert!(ed.harness.query_by_label_contains("1 of 1").is_some(), "the destroyed bar fills");
+}
+
+#[test]
+fn place_mode_steal_and_pass_follow_the_rules() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    ed.key(Modifiers::NONE, Key::T);
+    assert!(sandbox(&ed).placing);
+    click_cells(&mut ed, "a3");
+    assert_eq!(sandbox(&ed).state().crate_at(c("a3")), Some(Stage::Intact));
+    assert_eq!(sandbox(&ed).state().placements_left(Player::One), 5);
+    // Steal and pass are not legal here: their keys do nothing.
+    ed.key(Modifiers::NONE, Key::X);
+    ed.key(Modifiers::NONE, Key::Space);
+    assert_eq!(sandbox(&ed).actions.len(), 1);
+}
+
+#[test]
+fn undoes_actions_and_jumps_in_the_log() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    click_cells(&mut ed, "c2 d5 b2");
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(sandbox(&ed).cursor, 2);
+    assert_eq!(sandbox(&ed).state().position(Player::One), c("c2"));
+    ed.key(Modifiers::COMMAND, Key::Y);
+    assert_eq!(sandbox(&ed).state().position(Player::One), c("b2"));
+    ed.click("start");
+    assert_eq!(sandbox(&ed).cursor, 0);
+    ed.click("Redo (Ctrl+Y)");
+    assert_eq!(sandbox(&ed).cursor, 1);
+    // A new action after going back replaces the rest of the log.
+    click_cells(&mut ed, "b5");
+    assert_eq!(sandbox(&ed).record().to_string(), "tiny: c2 b5");
+}
+
+#[test]
+fn switching_to_editing_and_back_loses_neither() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    click_cells(&mut ed, "c2 d5");
+    ed.key(Modifiers::NONE, Key::F5);
+    assert!(!ed.app().playing);
+    assert!(ed.level().walls.is_empty(), "playing never changed the level");
+    ed.click("Wall brush");
+    ed.click_cell(c("a1"), PointerButton::Primary);
+    ed.key(Modifiers::NONE, Key::F5);
+    assert!(ed.app().playing);
+    assert_eq!(sandbox(&ed).record().to_string(), "tiny: c2 d5", "the game is kept");
+    assert!(ed.harness.query_by_label_contains("The level has changed").is_some());
+    ed.key(Modifiers::NONE, Key::F5);
+    assert!(ed.level().walls.has(c("a1")), "the edit is kept");
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.click("New game");
+    assert_eq!(sandbox(&ed).actions.len(), 0);
+    assert!(sandbox(&ed).state().walls().has(c("a1")), "a new game plays the new layout");
+}
+
+#[test]
+fn a_level_with_errors_says_why_it_cannot_be_played() {
+    let mut ed = editor();
+    ed.select_level("tiny");
+    ed.harness.state_mut().doc.edit(|pack, i| pack.levels[*i].starts.two = None);
+    ed.key(Modifiers::NONE, Key::F5);
+    assert!(!ed.app().playing);
+    assert!(ed.app().status.contains("cannot be played"), "{}", ed.app().status);
+}
+
+#[test]
+fn saves_and_reopens_a_game_record() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    click_cells(&mut ed, "c2 d5 c3");
+    let path = ed.dir.path().join("tiny.record");
+    ed.dialogs.answer(Some(path.clone()));
+    ed.click("Save game…");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "tiny: c2 d5 c3\n");
+    ed.click("New game");
+    assert_eq!(sandbox(&ed).actions.len(), 0);
+    ed.dialogs.answer(Some(path));
+    ed.click("Open game…");
+    assert_eq!(sandbox(&ed).cursor, 3, "opened at its last action");
+    assert_eq!(sandbox(&ed).state().carrier(), Some(Player::One));
+}
+
+#[test]
+fn the_computer_answers_off_the_ui_thread() {
+    let mut ed = editor();
+    ed.select_level("tiny");
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.harness.state_mut().sandbox.as_mut().unwrap().seats = ByPlayer::new(Seat::Human, Seat::Computer(2));
+    click_cells(&mut ed, "c2");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while sandbox(&ed).actions.len() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        ed.harness.step();
+    }
+    assert_eq!(sandbox(&ed).actions.len(), 2, "the computer played");
+    assert!(sandbox(&ed).human_to_move());
+    // Undo takes back the computer's action and the person's.
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(sandbox(&ed).cursor, 0);
+}
+
+#[test]
+fn the_balance_panel_runs_self_play_in_the_background() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    ed.click("Balance");
+    ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 40;
+    ed.click("Run self-play");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while sandbox(&ed).balance_report.is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        ed.harness.step();
+    }
+    let (report, results) = sandbox(&ed).balance_report.clone().expect("the run finished");
+    assert_eq!(report.games, 40);
+    assert_eq!(results.len(), 40);
+    ed.harness.run();
+    assert!(ed.harness.query_by_label_contains("40 games:").is_some());
+    assert!(ed.harness.query_by_label_contains("First player scores").is_some());
+    // A long run can be cancelled; what was played so far is reported.
+    ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 20_000;
+    ed.click("Run self-play");
+    ed.click("Cancel");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while sandbox(&ed).balance.is_some() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        ed.harness.step();
+    }
+    let (report, _) = sandbox(&ed).balance_report.clone().unwrap();
+    assert!(report.interrupted && report.games < 20_000);
+}

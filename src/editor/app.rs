@@ -75,6 +75,11 @@ pub struct EditorApp {
     pending: Vec<Command>,
     last_autosave: Instant,
     pub(super) title: String,
+    /// The game of play mode, kept while editing.
+    pub sandbox: Option<super::sandbox::Sandbox>,
+    /// Whether the board is in play mode.
+    pub playing: bool,
+    pub(super) pending_play: Vec<super::play_ui::PlayCommand>,
 }
 
 fn level_key(level: &Level, rules: &Rules) -> u64 {
@@ -109,6 +114,9 @@ impl EditorApp {
             pending: Vec::new(),
             last_autosave: Instant::now(),
             title: String::new(),
+            sandbox: None,
+            playing: false,
+            pending_play: Vec::new(),
         };
         if let Some(recovery) = app.paths.read_recovery() {
             app.modal = Some(Modal::Recover(recovery));
@@ -260,7 +268,13 @@ impl EditorApp {
                 self.doc.select(i);
                 self.doc.stop_typing();
                 self.selected_finding = None;
+                if self.playing {
+                    // Play goes on with the newly chosen level.
+                    self.playing = false;
+                    self.toggle_play();
+                }
             }
+            Command::TogglePlay => self.toggle_play(),
             Command::PreviousLevel => {
                 self.apply(Command::SelectLevel(self.doc.current.saturating_sub(1)), ctx)
             }
@@ -454,6 +468,16 @@ impl EditorApp {
     pub fn discard_recovery(&mut self) {
         self.modal = None;
         self.paths.clear_recovery();
+    }
+
+    /// A file to open, from the dialogs.
+    pub(super) fn dialogs_open(&mut self) -> Option<PathBuf> {
+        self.dialogs.open()
+    }
+
+    /// Where to save, from the dialogs.
+    pub(super) fn dialogs_save(&mut self, name: &str, extension: &str) -> Option<PathBuf> {
+        self.dialogs.save(name, extension)
     }
 
     /// Saves the preferences (at exit).

@@ -194,6 +194,8 @@ pub enum Command {
     ClearLevel,
     /// Highlight a finding of the analysis, or none.
     SelectFinding(Option<usize>),
+    /// Switch the level between editing and playing.
+    TogglePlay,
 }
 
 impl Command {
@@ -227,6 +229,7 @@ impl Command {
             Command::Resize(w, h) => format!("Resize to {w} × {h}"),
             Command::ClearLevel => "Clear level".into(),
             Command::SelectFinding(_) => "Show finding".into(),
+            Command::TogglePlay => "Play / edit".into(),
         }
     }
 
@@ -257,6 +260,7 @@ impl Command {
             Command::PreviousLevel => key(Modifiers::NONE, Key::PageUp),
             Command::NextLevel => key(Modifiers::NONE, Key::PageDown),
             Command::ClearLevel => key(ctrl_shift, Key::Backspace),
+            Command::TogglePlay => key(Modifiers::NONE, Key::F5),
             Command::SetStage(stage) => key(
                 Modifiers::SHIFT,
                 match stage {
@@ -274,11 +278,28 @@ impl Command {
         }
     }
 
+    /// Whether the command's key works in play mode too.
+    #[must_use]
+    pub fn in_play_mode(&self) -> bool {
+        matches!(
+            self,
+            Command::TogglePlay
+                | Command::New
+                | Command::Open
+                | Command::Save
+                | Command::SaveAs
+                | Command::Quit
+                | Command::PreviousLevel
+                | Command::NextLevel
+        )
+    }
+
     /// The commands with shortcuts, most specific modifiers first so that
     /// Ctrl+Shift+S is not read as Ctrl+S.
     #[must_use]
     pub fn with_shortcuts() -> Vec<Command> {
         let mut all = vec![
+            Command::TogglePlay,
             Command::SaveAs,
             Command::ExportJson,
             Command::ClearLevel,

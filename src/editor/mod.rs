@@ -9,11 +9,14 @@ pub mod board;
 pub mod command;
 pub mod document;
 pub mod files;
+mod play_ui;
+pub mod sandbox;
 mod ui;
 
 use std::path::PathBuf;
 
 pub use app::{EditorApp, Modal, Then};
+pub use play_ui::{PlayCommand, announce};
 pub use ui::ShownFinding;
 
 use files::{AppPaths, NativeDialogs};

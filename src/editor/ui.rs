@@ -102,15 +102,30 @@ impl EditorApp {
         let ctx = ui.ctx().clone();
         if self.modal.is_none() {
             self.shortcuts(&ctx);
+            if self.playing {
+                self.play_keys(&ctx);
+            }
+        }
+        if self.playing {
+            self.play_tick(&ctx);
         }
         self.close_request(&ctx);
         Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
         Panel::left("levels").default_size(240.0).resizable(true).show(ui, |ui| self.levels_ui(ui));
-        Panel::right("inspector").default_size(320.0).resizable(true).show(ui, |ui| self.inspector_ui(ui));
-        CentralPanel::default().show(ui, |ui| self.board_ui(ui));
+        if self.playing {
+            Panel::right("sandbox").default_size(340.0).resizable(true).show(ui, |ui| self.play_panel_ui(ui));
+            CentralPanel::default().show(ui, |ui| self.play_board_ui(ui));
+        } else {
+            Panel::right("inspector")
+                .default_size(320.0)
+                .resizable(true)
+                .show(ui, |ui| self.inspector_ui(ui));
+            CentralPanel::default().show(ui, |ui| self.board_ui(ui));
+        }
         self.modal_ui(&ctx);
+        self.run_play_commands();
         self.run_pending(&ctx);
         self.update_title(&ctx);
         self.autosave();
@@ -120,6 +135,9 @@ impl EditorApp {
         let typing = ctx.egui_wants_keyboard_input();
         for command in Command::with_shortcuts() {
             let Some(shortcut) = command.shortcut() else { continue };
+            if self.playing && !command.in_play_mode() {
+                continue;
+            }
             // Plain keys belong to a text field being typed into.
             if typing && !shortcut.modifiers.command {
                 continue;
@@ -218,6 +236,9 @@ impl EditorApp {
                 self.command_button(ui, Command::PreviousLevel, true);
                 self.command_button(ui, Command::NextLevel, true);
             });
+            ui.menu_button("Play", |ui| {
+                self.command_button(ui, Command::TogglePlay, true);
+            });
             ui.menu_button("View", |ui| {
                 for overlay in Overlay::ALL {
                     let on = self.overlay(overlay);
@@ -233,6 +254,15 @@ impl EditorApp {
 
     fn toolbar_ui(&mut self, ui: &mut Ui) {
         ui.horizontal_wrapped(|ui| {
+            let play = if self.playing { "Edit (F5)" } else { "Play (F5)" };
+            if ui.add(Button::new(RichText::new(play).strong())).on_hover_text("Switch between editing and playing this level").clicked() {
+                self.command(Command::TogglePlay);
+            }
+            ui.separator();
+            if self.playing {
+                ui.label("Playing: click a green cell to move, or use the arrow keys. T places crates, X steals, Space passes.");
+                return;
+            }
             for tool in Tool::ALL {
                 let shortcut = ui.ctx().format_shortcut(&tool.shortcut());
                 let mut text = RichText::new(tool.label());

@@ -1,0 +1,691 @@
+//! Play mode: the board as a game, player cards, controls, the action log
+//! and the balance panel.
+
+use egui::{
+    Align2, Button, Color32, CornerRadius, FontId, Key, PointerButton, RichText, Role, ScrollArea, Sense,
+    Stroke, StrokeKind, Ui, WidgetInfo,
+};
+use egui_plot::{Bar, BarChart, Line, Plot};
+
+use super::app::EditorApp;
+use super::board::{BoardLayout, BoardView, paint_position, player_color};
+use super::sandbox::{MOTION, Sandbox, Seat};
+use crate::ai::Agent;
+use crate::rules::{Action, ActionKind, Dir, Outcome, Player, WinKind};
+
+const GREEN: Color32 = Color32::from_rgb(60, 170, 80);
+
+impl EditorApp {
+    /// Switches the current level between editing and playing. Playing
+    /// never changes the level; coming back to play resumes the game.
+    pub fn toggle_play(&mut self) {
+        if self.playing {
+            self.playing = false;
+            self.status = "Editing.".into();
+            return;
+        }
+        let Some(level) = self.doc.level().cloned() else { return };
+        let same_game = self.sandbox.as_ref().is_some_and(|s| s.level.id == level.id);
+        if !same_game {
+            match Sandbox::new(&level, self.doc.pack.rules) {
+                Ok(sandbox) => self.sandbox = Some(sandbox),
+                Err(why) => {
+                    self.status = format!("This level cannot be played: {why}.");
+                    return;
+                }
+            }
+        }
+        self.playing = true;
+        self.status = "Playing. F5 returns to editing.".into();
+    }
+
+    /// Starts a new game on the current layout.
+    pub fn new_game(&mut self) {
+        let Some(level) = self.doc.level().cloned() else { return };
+        let seats = self.sandbox.as_ref().map(|s| s.seats);
+        match Sandbox::new(&level, self.doc.pack.rules) {
+            Ok(mut sandbox) => {
+                if let Some(seats) = seats {
+                    sandbox.seats = seats;
+                }
+                self.sandbox = Some(sandbox);
+            }
+            Err(why) => self.status = format!("This level cannot be played: {why}."),
+        }
+    }
+
+    /// Saves the game as a record through the dialog.
+    pub fn save_record(&mut self) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let text = format!("{}\n", sandbox.record());
+        let name = format!("{}.record", sandbox.level.id);
+        if let Some(path) = self.dialogs_save(&name, "record") {
+            match super::files::write_atomic(&path, &text) {
+                Ok(()) => self.status = format!("Saved the game to {}.", path.display()),
+                Err(e) => self.modal = Some(super::Modal::Error(format!("{e:#}"))),
+            }
+        }
+    }
+
+    /// Opens a game record (such as a stalled game from a self-play run)
+    /// at its last action.
+    pub fn open_record(&mut self) {
+        let Some(path) = self.dialogs_open() else { return };
+        let result = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+            .and_then(|text| text.parse::<crate::level::record::GameRecord>().map_err(|e| e.to_string()));
+        let record = match result {
+            Ok(record) => record,
+            Err(why) => {
+                self.modal = Some(super::Modal::Error(why));
+                return;
+            }
+        };
+        let Some(index) = self.doc.pack.level_index(&record.level) else {
+            self.modal = Some(super::Modal::Error(format!("This pack has no level `{}`.", record.level)));
+            return;
+        };
+        self.doc.select(index);
+        self.sandbox = None;
+        self.playing = false;
+        self.toggle_play();
+        if let Some(sandbox) = &mut self.sandbox {
+            sandbox.seats = crate::rules::ByPlayer::new(Seat::Human, Seat::Human);
+            if let Err(why) = sandbox.load(&record) {
+                self.modal = Some(super::Modal::Error(why));
+            } else {
+                self.status =
+                    format!("Opened the game at its last action ({} actions).", record.actions.len());
+            }
+        }
+    }
+
+    /// Plays `action` for the person to move, if it is legal.
+    pub fn play_action(&mut self, action: Action) {
+        let Some(sandbox) = &mut self.sandbox else { return };
+        if !sandbox.human_to_move() || sandbox.draw_offer.is_some() {
+            return;
+        }
+        match sandbox.play(action) {
+            Ok(_) => {
+                if let Some(outcome) = sandbox.state().outcome() {
+                    self.status = announce(outcome);
+                }
+            }
+            Err(why) => self.status = why,
+        }
+    }
+
+    /// The keys of play mode.
+    pub(super) fn play_keys(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let pressed = |key: Key, modifiers: egui::Modifiers| ctx.input_mut(|i| i.consume_key(modifiers, key));
+        let none = egui::Modifiers::NONE;
+        if pressed(Key::Z, egui::Modifiers::COMMAND)
+            && let Some(s) = &mut self.sandbox
+        {
+            s.undo();
+        }
+        if pressed(Key::Y, egui::Modifiers::COMMAND)
+            && let Some(s) = &mut self.sandbox
+        {
+            s.redo();
+        }
+        if pressed(Key::T, none)
+            && let Some(s) = &mut self.sandbox
+        {
+            s.placing = !s.placing;
+        }
+        if pressed(Key::X, none) {
+            self.play_action(Action::Steal);
+        }
+        if pressed(Key::Space, none) {
+            self.play_action(Action::Pass);
+        }
+        for (key, dir) in [
+            (Key::ArrowUp, Dir::North),
+            (Key::ArrowRight, Dir::East),
+            (Key::ArrowDown, Dir::South),
+            (Key::ArrowLeft, Dir::West),
+        ] {
+            if pressed(key, none) {
+                self.arrow(dir);
+            }
+        }
+    }
+
+    /// An arrow key: step or push that way, or jump the opponent there.
+    fn arrow(&mut self, dir: Dir) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let state = sandbox.state();
+        let here = state.position(state.turn());
+        let legal = state.legal_actions();
+        let Some(next) = here.offset(dir) else { return };
+        let straight_jump = next.offset(dir);
+        let action =
+            [Some(next), straight_jump].into_iter().flatten().map(Action::Move).find(|a| legal.contains(*a));
+        if let Some(action) = action {
+            self.play_action(action);
+        }
+    }
+
+    /// Advances the computer and the background runs; asks for repaints
+    /// while anything moves.
+    pub(super) fn play_tick(&mut self, ctx: &egui::Context) {
+        let Some(sandbox) = &mut self.sandbox else { return };
+        if sandbox.poll_thinking()
+            && let Some(outcome) = sandbox.state().outcome()
+        {
+            self.status = announce(outcome);
+        }
+        if sandbox.computer_due() {
+            sandbox.think();
+        }
+        // A draw offered to the computer: it accepts when it is behind.
+        if let Some(by) = sandbox.draw_offer
+            && let Seat::Computer(_) = sandbox.seats[by.other()]
+        {
+            use crate::ai::Evaluator;
+            let score = crate::ai::RaceEvaluator.evaluate(sandbox.state(), by.other());
+            sandbox.answer_draw(score < 0);
+            self.status = if score < 0 {
+                "The computer accepts the draw.".into()
+            } else {
+                "The computer declines the draw.".into()
+            };
+        }
+        sandbox.poll_balance();
+        let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
+        if sandbox.thinking.is_some()
+            || sandbox.balance.is_some()
+            || animating
+            || sandbox.computer_due()
+            || (sandbox.running && !sandbox.state().is_over())
+        {
+            ctx.request_repaint_after(std::time::Duration::from_millis(30));
+        }
+    }
+
+    pub(super) fn play_board_ui(&mut self, ui: &mut Ui) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let state = *sandbox.state();
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click());
+        response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
+        let layout = BoardLayout::new(response.rect, state.width(), state.height());
+        self.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
+        let legal = state.legal_actions();
+        let human = sandbox.human_to_move() && sandbox.draw_offer.is_none();
+        let mut view = BoardView { hovered: self.hovered, ..BoardView::default() };
+        if sandbox.placing {
+            view.sole_path = state.sole_path_cells();
+        }
+        paint_position(&painter, &layout, &state, &view);
+        // Where the person's actions lead: moves in green, placements as
+        // outlines, the cells where no crate may go marked by the overlay.
+        if human {
+            for &action in legal.iter() {
+                match action {
+                    Action::Move(c) if !sandbox.placing => {
+                        let rect = layout.cell_rect(c);
+                        painter.rect_stroke(
+                            rect.shrink(3.0),
+                            CornerRadius::same(4),
+                            Stroke::new(3.0, GREEN),
+                            StrokeKind::Inside,
+                        );
+                    }
+                    Action::Place(c) if sandbox.placing => {
+                        painter.circle_stroke(
+                            layout.cell_rect(c).center(),
+                            layout.cell * 0.18,
+                            Stroke::new(2.0, GREEN),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(motion) = sandbox.motion {
+            let t = (motion.at.elapsed().as_secs_f32() / MOTION.as_secs_f32()).min(1.0);
+            if t < 1.0 {
+                animate(&painter, &layout, &motion, t);
+            }
+        }
+        if let Some(outcome) = state.outcome() {
+            let banner = layout.rect.center();
+            painter.text(
+                banner,
+                Align2::CENTER_CENTER,
+                announce(outcome),
+                FontId::proportional(layout.cell * 0.45),
+                Color32::BLACK,
+            );
+        }
+        let clicked = ui.input(|i| i.pointer.button_pressed(PointerButton::Primary));
+        if clicked
+            && response.contains_pointer()
+            && human
+            && let Some(cell) = self.hovered
+        {
+            let action = if sandbox.placing { Action::Place(cell) } else { Action::Move(cell) };
+            if legal.contains(action) {
+                self.play_action(action);
+            } else {
+                self.status = format!("{action} is not legal here.");
+            }
+        }
+    }
+
+    pub(super) fn play_panel_ui(&mut self, ui: &mut Ui) {
+        let Some(sandbox) = &mut self.sandbox else { return };
+        ScrollArea::vertical().id_salt("play-panel").show(ui, |ui| {
+            ui.heading(format!("Playing {}", sandbox.level.id));
+            if self.doc.level().is_some_and(|l| *l != sandbox.level) {
+                ui.label(
+                    RichText::new(
+                        "The level has changed since this game began: New game plays the new layout.",
+                    )
+                    .color(Color32::from_rgb(200, 140, 0)),
+                );
+            }
+            ui.horizontal(|ui| {
+                if ui.button("Edit (F5)").clicked() {
+                    self.pending_play.push(PlayCommand::ToggleMode);
+                }
+                if ui.button("New game").clicked() {
+                    self.pending_play.push(PlayCommand::NewGame);
+                }
+            });
+            for p in Player::BOTH {
+                seat_ui(ui, sandbox, p);
+            }
+            ui.separator();
+            let state = *sandbox.state();
+            for p in Player::BOTH {
+                player_card(ui, &state, p);
+            }
+            ui.separator();
+            controls_ui(ui, sandbox, &mut self.pending_play);
+            ui.separator();
+            log_ui(ui, sandbox);
+            ui.separator();
+            balance_ui(ui, sandbox);
+        });
+    }
+
+    /// Runs the play panel's queued requests.
+    pub(super) fn run_play_commands(&mut self) {
+        for command in std::mem::take(&mut self.pending_play) {
+            match command {
+                PlayCommand::ToggleMode => self.toggle_play(),
+                PlayCommand::NewGame => self.new_game(),
+                PlayCommand::Play(action) => self.play_action(action),
+                PlayCommand::SaveRecord => self.save_record(),
+                PlayCommand::OpenRecord => self.open_record(),
+            }
+        }
+    }
+}
+
+/// Requests from the play panel, run after the UI pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlayCommand {
+    /// Back to editing.
+    ToggleMode,
+    /// A fresh game.
+    NewGame,
+    /// A person's action.
+    Play(Action),
+    /// Save the game record.
+    SaveRecord,
+    /// Open a game record.
+    OpenRecord,
+}
+
+/// How the game ended, as a sentence.
+#[must_use]
+pub fn announce(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win { winner, by: WinKind::Flag } => {
+            format!("Player {} wins: the flag is home!", winner.number())
+        }
+        Outcome::Win { winner, by: WinKind::Crates } => {
+            format!("Player {} wins by destroying crates!", winner.number())
+        }
+        Outcome::Draw => "Drawn by agreement.".into(),
+    }
+}
+
+fn animate(painter: &egui::Painter, layout: &BoardLayout, motion: &super::sandbox::Motion, t: f32) {
+    let mover = motion.before.turn();
+    let from = layout.cell_rect(motion.before.position(mover)).center();
+    match (motion.kind, motion.action) {
+        (ActionKind::Step | ActionKind::Jump | ActionKind::Slide, Action::Move(to)) => {
+            let to = layout.cell_rect(to).center();
+            let at = from + (to - from) * t;
+            painter.circle_stroke(
+                at,
+                layout.cell * 0.36,
+                Stroke::new(3.0, player_color(mover).gamma_multiply(1.0 - t)),
+            );
+        }
+        (ActionKind::Break, Action::Move(cell)) => {
+            let rect = layout.cell_rect(cell);
+            painter.rect_stroke(
+                rect.expand(t * 6.0),
+                CornerRadius::same(4),
+                Stroke::new(3.0, Color32::from_rgb(255, 120, 0).gamma_multiply(1.0 - t)),
+                StrokeKind::Outside,
+            );
+        }
+        (ActionKind::Place, Action::Place(cell)) => {
+            let rect = layout.cell_rect(cell);
+            painter.rect_stroke(
+                rect.shrink(rect.width() * 0.4 * (1.0 - t)),
+                CornerRadius::same(2),
+                Stroke::new(2.0, GREEN),
+                StrokeKind::Inside,
+            );
+        }
+        _ => {}
+    }
+}
+
+fn seat_ui(ui: &mut Ui, sandbox: &mut Sandbox, player: Player) {
+    ui.horizontal(|ui| {
+        let label =
+            ui.label(RichText::new(format!("Player {}:", player.number())).color(player_color(player)));
+        let mut seat = sandbox.seats[player];
+        egui::ComboBox::from_id_salt(("seat", player.number()))
+            .selected_text(seat.label())
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut seat, Seat::Human, Seat::Human.label());
+                for i in 0..Agent::STRENGTHS.len() {
+                    ui.selectable_value(&mut seat, Seat::Computer(i), Seat::Computer(i).label());
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        if seat != sandbox.seats[player] {
+            sandbox.seats[player] = seat;
+            sandbox.thinking = None;
+        }
+    });
+}
+
+fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
+    let to_move = state.turn() == player && !state.is_over();
+    let color = player_color(player);
+    egui::Frame::group(ui.style()).stroke(Stroke::new(if to_move { 2.5 } else { 1.0 }, color)).show(
+        ui,
+        |ui| {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(format!("Player {}", player.number())).strong().color(color));
+                if to_move {
+                    let bonus = state.bonus_actions();
+                    ui.label(if bonus > 0 {
+                        format!("to move — {bonus} bonus action(s) left")
+                    } else {
+                        "to move".into()
+                    });
+                }
+                if state.carrier() == Some(player) {
+                    ui.label(RichText::new("carries the flag").color(Color32::from_rgb(200, 150, 0)));
+                }
+            });
+            ui.label(format!("Crates left to place: {}", state.placements_left(player)));
+            ui.horizontal(|ui| {
+                let label = ui.label("Destroyed:");
+                let goal = state.rules().crates_to_win;
+                let (rect, response) =
+                    ui.allocate_exact_size(egui::vec2(f32::from(goal) * 16.0, 14.0), Sense::hover());
+                for i in 0..goal {
+                    let b = egui::Rect::from_min_size(
+                        rect.min + egui::vec2(f32::from(i) * 16.0, 0.0),
+                        egui::vec2(13.0, 13.0),
+                    );
+                    if i < state.destroyed(player) {
+                        ui.painter().rect_filled(b, CornerRadius::same(2), color);
+                    }
+                    ui.painter().rect_stroke(
+                        b,
+                        CornerRadius::same(2),
+                        Stroke::new(1.0, color),
+                        StrokeKind::Inside,
+                    );
+                }
+                let text = format!("{} of {goal}", state.destroyed(player));
+                response.labelled_by(label.id).on_hover_text(text.clone());
+                ui.label(text);
+            });
+        },
+    );
+}
+
+fn controls_ui(ui: &mut Ui, sandbox: &mut Sandbox, pending: &mut Vec<PlayCommand>) {
+    let state = *sandbox.state();
+    let legal = state.legal_actions();
+    let human = sandbox.human_to_move() && sandbox.draw_offer.is_none() && !state.is_over();
+    ui.horizontal_wrapped(|ui| {
+        if ui.add_enabled(human, Button::selectable(sandbox.placing, "Place crates (T)")).clicked() {
+            sandbox.placing = !sandbox.placing;
+        }
+        if ui.add_enabled(human && legal.contains(Action::Steal), Button::new("Steal the flag (X)")).clicked()
+        {
+            pending.push(PlayCommand::Play(Action::Steal));
+        }
+        if ui.add_enabled(human && legal.contains(Action::Pass), Button::new("Pass (Space)")).clicked() {
+            pending.push(PlayCommand::Play(Action::Pass));
+        }
+        let can_offer = human && state.can_offer_draw().is_ok();
+        let why = state.can_offer_draw().err().map_or_else(String::new, |e| e.to_string());
+        if ui.add_enabled(can_offer, Button::new("Offer a draw")).on_disabled_hover_text(why).clicked() {
+            let _ = sandbox.offer_draw();
+        }
+    });
+    if let Some(by) = sandbox.draw_offer
+        && sandbox.seats[by.other()] == Seat::Human
+    {
+        ui.label(format!("Player {} offers a draw. Player {}:", by.number(), by.other().number()));
+        ui.horizontal(|ui| {
+            if ui.button("Accept the draw").clicked() {
+                sandbox.answer_draw(true);
+            }
+            if ui.button("Decline").clicked() {
+                sandbox.answer_draw(false);
+            }
+        });
+    }
+    let computer_only = sandbox.seats.one != Seat::Human && sandbox.seats.two != Seat::Human;
+    if computer_only {
+        ui.horizontal(|ui| {
+            let label = if sandbox.running { "Pause" } else { "Play" };
+            if ui.button(label).clicked() {
+                sandbox.running = !sandbox.running;
+            }
+            if ui.button("Step").clicked() {
+                sandbox.step_computer();
+            }
+            let speed_label = ui.label("Speed");
+            ui.add(egui::Slider::new(&mut sandbox.speed, 0.5..=20.0).suffix(" actions/s").logarithmic(true))
+                .labelled_by(speed_label.id);
+        });
+    }
+    ui.horizontal(|ui| {
+        if ui.add_enabled(sandbox.cursor > 0, Button::new("Undo (Ctrl+Z)")).clicked() {
+            sandbox.undo();
+        }
+        if ui.add_enabled(sandbox.cursor < sandbox.actions.len(), Button::new("Redo (Ctrl+Y)")).clicked() {
+            sandbox.redo();
+        }
+        if ui.add_enabled(sandbox.cursor > 0, Button::new("Restart")).clicked() {
+            sandbox.restart();
+        }
+        ui.checkbox(&mut sandbox.animate, "Animate");
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Save game…").clicked() {
+            pending.push(PlayCommand::SaveRecord);
+        }
+        if ui.button("Open game…").clicked() {
+            pending.push(PlayCommand::OpenRecord);
+        }
+    });
+    if sandbox.thinking.is_some() {
+        ui.label("The computer is thinking…");
+    }
+}
+
+fn log_ui(ui: &mut Ui, sandbox: &mut Sandbox) {
+    ui.label(RichText::new(format!("Game record ({} actions)", sandbox.actions.len())).strong());
+    let mut jump = None;
+    ScrollArea::vertical().id_salt("log").max_height(150.0).show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            if ui.selectable_label(sandbox.cursor == 0, "start").clicked() {
+                jump = Some(0);
+            }
+            for (i, action) in sandbox.actions.iter().enumerate() {
+                let text = RichText::new(action.to_string()).monospace();
+                let text = if i < sandbox.cursor { text } else { text.weak() };
+                if ui
+                    .selectable_label(sandbox.cursor == i + 1, text)
+                    .on_hover_text(format!("Go to action {}", i + 1))
+                    .clicked()
+                {
+                    jump = Some(i + 1);
+                }
+            }
+        });
+    });
+    if let Some(n) = jump {
+        sandbox.jump(n);
+    }
+}
+
+fn balance_ui(ui: &mut Ui, sandbox: &mut Sandbox) {
+    egui::CollapsingHeader::new("Balance").default_open(false).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let label = ui.label("Games");
+            ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000)).labelled_by(label.id);
+            let running = sandbox.balance.is_some();
+            if ui.add_enabled(!running, Button::new("Run self-play")).clicked() {
+                let greedy = Agent::Greedy { noise: 0 };
+                sandbox.start_balance([greedy, greedy], 1);
+            }
+            if ui.add_enabled(running, Button::new("Cancel")).clicked()
+                && let Some(run) = &sandbox.balance
+            {
+                run.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        if let Some(run) = &sandbox.balance {
+            let done = run.done.load(std::sync::atomic::Ordering::Relaxed);
+            ui.add(
+                egui::ProgressBar::new(done as f32 / run.total.max(1) as f32)
+                    .text(format!("{done} / {} games", run.total)),
+            );
+        }
+        if let Some((report, results)) = &sandbox.balance_report {
+            balance_report_ui(ui, report, results);
+        }
+    });
+}
+
+fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate::sim::GameResult]) {
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    ui.label(format!(
+        "{} games{}: player 1 wins {}, player 2 wins {}, stalls {}.",
+        report.games,
+        if report.interrupted { " (cancelled)" } else { "" },
+        report.wins_by_player[0],
+        report.wins_by_player[1],
+        report.stalls
+    ));
+    let first = report.first_player_score;
+    ui.label(format!(
+        "First player scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}.",
+        pct(first.rate),
+        pct(first.low),
+        pct(first.high),
+        100.0 * report.first_player_advantage,
+        report.balance
+    ));
+    let mut verdicts = Vec::new();
+    if report.verdicts.unbalanced {
+        verdicts.push("UNBALANCED");
+    }
+    if report.verdicts.stall_prone {
+        verdicts.push("STALL-PRONE");
+    }
+    let verdict =
+        if verdicts.is_empty() { "Balanced, not stall-prone".to_owned() } else { verdicts.join(", ") };
+    let color = if verdicts.is_empty() { GREEN } else { Color32::from_rgb(200, 60, 40) };
+    ui.label(RichText::new(verdict).strong().color(color));
+    // Win rates with their 95% intervals.
+    let n = f64::from(report.games.max(1));
+    let rates = [
+        ("Player 1", f64::from(report.wins_by_player[0]) / n, player_color(Player::One)),
+        ("Player 2", f64::from(report.wins_by_player[1]) / n, player_color(Player::Two)),
+        ("Stalls", f64::from(report.stalls) / n, Color32::GRAY),
+    ];
+    let whisker = ui.visuals().strong_text_color();
+    ui.label("Win rates, with 95% intervals");
+    Plot::new("win-rates")
+        .height(140.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .include_y(1.0)
+        .x_axis_formatter(|mark, _| match mark.value.round() as i64 {
+            0 => "Player 1".into(),
+            1 => "Player 2".into(),
+            2 => "Stalls".into(),
+            _ => String::new(),
+        })
+        .show(ui, |plot| {
+            for (i, (name, rate, color)) in rates.iter().enumerate() {
+                plot.bar_chart(
+                    BarChart::new(*name, vec![Bar::new(i as f64, *rate).width(0.6).fill(*color).name(*name)])
+                        .color(*color),
+                );
+                let ci = crate::sim::Rate::wilson(rate * n, report.games);
+                let x = i as f64;
+                plot.line(
+                    Line::new(format!("{name} 95%"), vec![[x, ci.low], [x, ci.high]])
+                        .color(whisker)
+                        .width(2.0),
+                );
+                for y in [ci.low, ci.high] {
+                    plot.line(
+                        Line::new(format!("{name} 95%"), vec![[x - 0.08, y], [x + 0.08, y]])
+                            .color(whisker)
+                            .width(2.0),
+                    );
+                }
+            }
+        });
+    // Game lengths.
+    let max = results.iter().map(|r| r.length).max().unwrap_or(1).max(1);
+    let width = (max / 20).max(1);
+    let mut bins = vec![0u32; (max / width + 1) as usize];
+    for r in results {
+        bins[(r.length / width) as usize] += 1;
+    }
+    let bars: Vec<Bar> = bins
+        .iter()
+        .enumerate()
+        .map(|(i, &count)| {
+            Bar::new((i as u32 * width) as f64 + f64::from(width) / 2.0, f64::from(count))
+                .width(f64::from(width) * 0.9)
+        })
+        .collect();
+    ui.label("Game lengths (actions)");
+    Plot::new("lengths").height(120.0).allow_zoom(false).allow_drag(false).allow_scroll(false).show(
+        ui,
+        |plot| {
+            plot.bar_chart(BarChart::new("games", bars).color(Color32::from_rgb(120, 120, 200)));
+        },
+    );
+}

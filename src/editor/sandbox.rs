@@ -1,0 +1,342 @@
+//! The sandbox: a game on the current level — a start position, the action
+//! log, and who plays each side. The level itself is never changed by play.
+
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, AtomicU32, Ordering},
+};
+use std::time::{Duration, Instant};
+
+use crate::ai::Agent;
+use crate::level::Level;
+use crate::level::record::GameRecord;
+use crate::rules::{Action, ActionKind, ByPlayer, GameState, Player, Rules};
+use crate::sim::{self, Config, GameResult, Report};
+
+/// Who plays a side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Seat {
+    /// A person at this screen.
+    Human,
+    /// The computer, at one of the named strengths.
+    Computer(usize),
+}
+
+impl Seat {
+    /// The seat's name.
+    #[must_use]
+    pub fn label(self) -> String {
+        match self {
+            Seat::Human => "Person".into(),
+            Seat::Computer(i) => format!("Computer ({})", Agent::STRENGTHS[i.min(3)].0),
+        }
+    }
+}
+
+/// An action just played, for a brief animation.
+#[derive(Clone, Copy, Debug)]
+pub struct Motion {
+    /// The position before it.
+    pub before: GameState,
+    /// The action.
+    pub action: Action,
+    /// What it did.
+    pub kind: ActionKind,
+    /// When it was played.
+    pub at: Instant,
+}
+
+/// How long an action's animation lasts.
+pub const MOTION: Duration = Duration::from_millis(180);
+
+/// The computer thinking about a move, off the UI thread.
+pub struct Thinking {
+    /// The position it thinks about (its log length).
+    pub at: usize,
+    receiver: Receiver<Action>,
+}
+
+/// A self-play run in the background.
+pub struct BalanceRun {
+    /// Games finished so far.
+    pub done: Arc<AtomicU32>,
+    /// Games in all.
+    pub total: u32,
+    /// Set to stop it.
+    pub cancel: Arc<AtomicBool>,
+    receiver: Receiver<(Report, Vec<GameResult>)>,
+}
+
+/// A game under way on a level.
+pub struct Sandbox {
+    /// The level played, as it was when the game began.
+    pub level: Level,
+    /// The rules.
+    pub rules: Rules,
+    /// Every action, in order.
+    pub actions: Vec<Action>,
+    /// Every position: `positions[i]` is after `i` actions.
+    positions: Vec<GameState>,
+    /// How many actions of the log are played (undo moves it back).
+    pub cursor: usize,
+    /// Who plays each side.
+    pub seats: ByPlayer<Seat>,
+    /// Whether clicks place crates instead of moving.
+    pub placing: bool,
+    /// Whether computer-only games advance by themselves.
+    pub running: bool,
+    /// Actions per second when the computer plays the computer.
+    pub speed: f32,
+    /// Whether actions are animated.
+    pub animate: bool,
+    /// The last action, while it is animated.
+    pub motion: Option<Motion>,
+    /// A draw offer by this player waits for the opponent's answer.
+    pub draw_offer: Option<Player>,
+    /// The computer's move being thought about.
+    pub thinking: Option<Thinking>,
+    /// A balance run under way.
+    pub balance: Option<BalanceRun>,
+    /// The last balance report, with its games.
+    pub balance_report: Option<(Report, Vec<GameResult>)>,
+    /// Games and agents for the next balance run.
+    pub balance_games: u32,
+    /// When the computer last moved (for the speed control).
+    pub last_move: Option<Instant>,
+}
+
+impl Sandbox {
+    /// A new game on `level`, or why it cannot be played.
+    pub fn new(level: &Level, rules: Rules) -> Result<Sandbox, String> {
+        let start = level.start_state(rules).map_err(|e| {
+            if e.0.is_empty() { "a player has no start square".to_owned() } else { e.to_string() }
+        })?;
+        Ok(Sandbox {
+            level: level.clone(),
+            rules,
+            actions: Vec::new(),
+            positions: vec![start],
+            cursor: 0,
+            seats: ByPlayer::new(Seat::Human, Seat::Computer(1)),
+            placing: false,
+            running: true,
+            speed: 2.0,
+            animate: true,
+            motion: None,
+            draw_offer: None,
+            thinking: None,
+            balance: None,
+            balance_report: None,
+            balance_games: 400,
+            last_move: None,
+        })
+    }
+
+    /// The position on the board.
+    #[must_use]
+    pub fn state(&self) -> &GameState {
+        &self.positions[self.cursor]
+    }
+
+    /// The game as a record (up to the cursor).
+    #[must_use]
+    pub fn record(&self) -> GameRecord {
+        GameRecord { level: self.level.id.clone(), actions: self.actions[..self.cursor].to_vec() }
+    }
+
+    /// Plays `action` for the side to move; the log after the cursor is
+    /// dropped. Returns what the action did, or why it is illegal.
+    pub fn play(&mut self, action: Action) -> Result<ActionKind, String> {
+        let mut next = *self.state();
+        let before = next;
+        let kind = next.play(action).map_err(|e| e.to_string())?;
+        self.actions.truncate(self.cursor);
+        self.positions.truncate(self.cursor + 1);
+        self.actions.push(action);
+        self.positions.push(next);
+        self.cursor += 1;
+        self.thinking = None;
+        self.draw_offer = None;
+        self.motion = self.animate.then(|| Motion { before, action, kind, at: Instant::now() });
+        Ok(kind)
+    }
+
+    /// Whether the side to move is a person.
+    #[must_use]
+    pub fn human_to_move(&self) -> bool {
+        self.seats[self.state().turn()] == Seat::Human
+    }
+
+    /// Takes back the last action; against the computer, back to the last
+    /// position where a person was to move.
+    pub fn undo(&mut self) {
+        self.thinking = None;
+        self.motion = None;
+        if self.cursor == 0 {
+            return;
+        }
+        self.cursor -= 1;
+        let someone_human = self.seats.one == Seat::Human || self.seats.two == Seat::Human;
+        while someone_human && self.cursor > 0 && !self.human_to_move() {
+            self.cursor -= 1;
+        }
+        self.running = false;
+    }
+
+    /// Plays the next action of the log again.
+    pub fn redo(&mut self) {
+        if self.cursor < self.actions.len() {
+            self.cursor += 1;
+            self.thinking = None;
+            self.motion = None;
+        }
+    }
+
+    /// Goes to the position after `n` actions of the log.
+    pub fn jump(&mut self, n: usize) {
+        self.cursor = n.min(self.actions.len());
+        self.thinking = None;
+        self.motion = None;
+        self.running = false;
+    }
+
+    /// Back to the start, keeping the log for redo.
+    pub fn restart(&mut self) {
+        self.jump(0);
+    }
+
+    /// Loads a record's actions on this level and goes to its last action.
+    pub fn load(&mut self, record: &GameRecord) -> Result<(), String> {
+        let mut state = self.positions[0];
+        let mut positions = vec![state];
+        for (i, &action) in record.actions.iter().enumerate() {
+            state.play(action).map_err(|e| format!("action {} `{action}` is illegal: {e}", i + 1))?;
+            positions.push(state);
+        }
+        self.actions = record.actions.clone();
+        self.positions = positions;
+        self.cursor = self.actions.len();
+        self.running = false;
+        self.thinking = None;
+        self.motion = None;
+        Ok(())
+    }
+
+    /// The side to move offers a draw.
+    pub fn offer_draw(&mut self) -> Result<(), String> {
+        self.state().can_offer_draw().map_err(|e| e.to_string())?;
+        self.draw_offer = Some(self.state().turn());
+        Ok(())
+    }
+
+    /// The opponent answers the draw offer.
+    pub fn answer_draw(&mut self, accept: bool) {
+        if self.draw_offer.take().is_some() {
+            let _ = self.positions[self.cursor].offer_draw(accept);
+        }
+    }
+
+    /// Whether the computer should move now (its turn, not thinking, and
+    /// for computer-only games, running at the chosen speed).
+    #[must_use]
+    pub fn computer_due(&self) -> bool {
+        let state = self.state();
+        if state.is_over() || self.human_to_move() || self.thinking.is_some() || self.draw_offer.is_some() {
+            return false;
+        }
+        if self.cursor < self.actions.len() {
+            // Reviewing the log: the computer waits.
+            return false;
+        }
+        let computer_only = self.seats.one != Seat::Human && self.seats.two != Seat::Human;
+        if !computer_only {
+            return true;
+        }
+        self.running && self.last_move.is_none_or(|t| t.elapsed().as_secs_f32() >= 1.0 / self.speed.max(0.1))
+    }
+
+    /// Starts the computer thinking about the side to move's action.
+    pub fn think(&mut self) {
+        let Seat::Computer(strength) = self.seats[self.state().turn()] else { return };
+        let agent = Agent::STRENGTHS[strength.min(3)].1;
+        let state = *self.state();
+        let seed = self.cursor as u64 ^ 0x5EED;
+        let (sender, receiver) = channel();
+        std::thread::spawn(move || {
+            let mut player = agent.build(seed);
+            let _ = sender.send(player.choose(&state));
+        });
+        self.thinking = Some(Thinking { at: self.cursor, receiver });
+    }
+
+    /// Plays the computer's action if it is ready. Returns whether it moved.
+    pub fn poll_thinking(&mut self) -> bool {
+        let Some(thinking) = &self.thinking else { return false };
+        match thinking.receiver.try_recv() {
+            Ok(action) if thinking.at == self.cursor => {
+                self.thinking = None;
+                self.last_move = Some(Instant::now());
+                self.play(action).is_ok()
+            }
+            Ok(_) | Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.thinking = None;
+                false
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => false,
+        }
+    }
+
+    /// Plays one computer action now, whoever is to move (the "step" button
+    /// of computer-only games).
+    pub fn step_computer(&mut self) {
+        self.running = false;
+        if self.thinking.is_none() && !self.state().is_over() {
+            self.think();
+        }
+    }
+
+    /// Starts a self-play run of `games` on this level in the background.
+    pub fn start_balance(&mut self, agents: [Agent; 2], seed: u64) {
+        let start = self.positions[0];
+        let first = start.turn();
+        let done = Arc::new(AtomicU32::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let total = self.balance_games.div_ceil(2) * 2;
+        let config = Config { agents, games: total, seed, max_actions: 300, threads: 0 };
+        let (sender, receiver) = channel();
+        let (done2, cancel2) = (Arc::clone(&done), Arc::clone(&cancel));
+        let id = self.level.id.clone();
+        std::thread::spawn(move || {
+            let results = sim::run(
+                &start,
+                &config,
+                &|| {
+                    done2.fetch_add(1, Ordering::Relaxed);
+                },
+                &cancel2,
+            );
+            let names = agents.map(|a| a.to_string());
+            let report = Report::new(&id, names, first, &results, cancel2.load(Ordering::Relaxed));
+            let _ = sender.send((report, results));
+        });
+        self.balance = Some(BalanceRun { done, total, cancel, receiver });
+    }
+
+    /// Takes the balance report when the run has finished.
+    pub fn poll_balance(&mut self) -> bool {
+        let Some(run) = &self.balance else { return false };
+        match run.receiver.try_recv() {
+            Ok(result) => {
+                self.balance = None;
+                self.balance_report = Some(result);
+                true
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.balance = None;
+                false
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => false,
+        }
+    }
+}
