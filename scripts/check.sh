@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The project's whole check, as CI runs it: formatting, lints with warnings
-# denied, every test (optimised, with debug assertions on) and the docs.
+# denied, every test (optimised, with debug assertions on), the docs, and
+# every shipped, generated and exported pack validated against the JSON
+# Schema by an independent validator.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,3 +10,20 @@ cargo fmt --check
 cargo clippy --all-targets --profile ci -- -D warnings
 cargo test --profile ci
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --profile ci
+
+# Packs as a client author would check them: Python's tomllib + jsonschema.
+python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema
+out=target/validate
+mkdir -p "$out"
+bin=target/ci/pushcrate
+cargo build --profile ci --bin pushcrate
+for style in open corridors rooms maze; do
+  for symmetry in rot180 mirror none; do
+    "$bin" generate --count 3 --style "$style" --symmetry "$symmetry" --seed 7 --out "$out/gen-$style-$symmetry.toml" 2>/dev/null
+  done
+done
+"$bin" generate --count 20 --seed 1 --symmetry rot180 --out "$out/gen.toml" 2>/dev/null
+"$bin" export "$out/gen.toml" --format json --out "$out/gen.json"
+"$bin" export mazes/default.toml --with-analysis --out "$out/default-derived.toml"
+"$bin" export mazes/default.toml --with-analysis --format json --out "$out/default-derived.json"
+python3 scripts/validate_packs.py mazes/*.toml "$out"/*.toml "$out"/*.json

@@ -66,7 +66,7 @@ fn ai_and_sim_do_no_io() {
 
 #[test]
 fn only_the_editor_names_the_gui_and_nothing_imports_it() {
-    for layer in ["rules", "level", "analysis", "ai", "sim", "cli"] {
+    for layer in ["rules", "level", "analysis", "ai", "sim", "generate", "cli"] {
         forbid(layer, &["egui", "eframe", "rfd::", "crate::editor"]);
     }
 }
@@ -74,4 +74,9 @@ fn only_the_editor_names_the_gui_and_nothing_imports_it() {
 #[test]
 fn the_editor_keeps_to_its_layer() {
     forbid("editor", &["crate::cli", "clap", "petgraph::"]);
+}
+
+#[test]
+fn generate_does_no_io() {
+    forbid("generate", &["crate::cli", "std::fs", "std::io", "anyhow", "clap", "petgraph::", "println!"]);
 }

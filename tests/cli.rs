@@ -269,3 +269,36 @@ fn solve_proves_and_disproves() {
     let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(report["verdict"]["answer"], "unknown");
 }
+
+#[test]
+fn generate_and_export_for_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("gen.toml");
+    pushcrate()
+        .args(["generate", "--count", "20", "--seed", "1", "--symmetry", "rot180", "--out"])
+        .arg(&generated)
+        .assert()
+        .success();
+    pushcrate().arg("check").arg(&generated).assert().code(0);
+    pushcrate().arg("analyze").arg(&generated).args(["--budget", "0"]).assert().code(0);
+    let again = pushcrate()
+        .args(["generate", "--count", "20", "--seed", "1", "--symmetry", "rot180"])
+        .output()
+        .unwrap();
+    assert_eq!(std::fs::read(&generated).unwrap(), again.stdout, "the same seed writes the same pack");
+    // Export with derived figures, as TOML and JSON: both read back as the same pack.
+    let derived = dir.path().join("derived.toml");
+    pushcrate().args(["export", "@default", "--with-analysis", "--out"]).arg(&derived).assert().success();
+    let text = std::fs::read_to_string(&derived).unwrap();
+    assert!(text.contains("[level.derived]") && text.contains("sole_path_cells"));
+    let reread = pushcrate::level::format::parse_pack(&text).pack.unwrap();
+    assert_eq!(reread, pushcrate::level::Pack::bundled());
+    let json = dir.path().join("derived.json");
+    pushcrate()
+        .args(["export", "@default", "--with-analysis", "--format", "json", "--out"])
+        .arg(&json)
+        .assert()
+        .success();
+    pushcrate().arg("check").arg(&json).assert().code(0);
+    pushcrate().args(["schema"]).assert().success().stdout(predicate::str::contains("Push Crate level pack"));
+}

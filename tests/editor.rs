@@ -545,3 +545,23 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     let (report, _) = sandbox(&ed).balance_report.clone().unwrap();
     assert!(report.interrupted && report.games < 20_000);
 }
+
+#[test]
+fn generates_a_level_from_the_editor() {
+    let mut ed = editor();
+    let count = ed.app().doc.pack.levels.len();
+    ed.key(Modifiers::COMMAND, Key::G);
+    assert!(matches!(ed.app().modal, Some(Modal::Generate(_))));
+    ed.click("maze");
+    ed.click("Generate");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while ed.app().generating.is_some() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        ed.harness.step();
+    }
+    assert_eq!(ed.app().doc.pack.levels.len(), count + 1);
+    assert!(ed.level().tags.contains(&"maze".to_owned()));
+    assert!(ed.app().doc.pack.problems().iter().all(|p| !p.is_error()));
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(ed.app().doc.pack.levels.len(), count, "generating undoes");
+}

@@ -10,6 +10,7 @@ mod cli;
 mod editor;
 mod examples;
 mod format;
+mod generate;
 mod perft;
 mod properties;
 mod support;

@@ -6,6 +6,7 @@
 
 mod analyze;
 mod diagnostics;
+mod export;
 mod play;
 mod selfplay;
 
@@ -43,6 +44,15 @@ pub enum OutputFormat {
     #[default]
     Text,
     /// JSON for programs.
+    Json,
+}
+
+/// The formats of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// Canonical TOML.
+    Toml,
+    /// JSON with the same layout.
     Json,
 }
 
@@ -157,6 +167,62 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: OutputFormat,
     },
+    /// Generate a pack of new levels that pass the analysis.
+    Generate {
+        /// Levels to generate.
+        #[arg(long, default_value_t = 10)]
+        count: usize,
+        /// Files × ranks, each 5 to 11.
+        #[arg(long, default_value = "9x9")]
+        size: String,
+        /// rot180 (a half turn, players swapped), mirror (top to bottom,
+        /// players swapped) or none.
+        #[arg(long, default_value = "rot180")]
+        symmetry: crate::generate::GenSymmetry,
+        /// open, corridors, rooms or maze.
+        #[arg(long, default_value = "open")]
+        style: crate::generate::Style,
+        /// The seed: the same seed gives the same pack.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Keep only levels whose first player scores 45–55% in greedy self-play.
+        #[arg(long)]
+        balanced: bool,
+        /// Games of each balance check.
+        #[arg(long, default_value_t = 200)]
+        games: u32,
+        /// The pack's name.
+        #[arg(long)]
+        name: Option<String>,
+        /// Where to write the pack (standard output when left out).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write a pack for other clients: canonical TOML or JSON, optionally
+    /// with derived figures per level.
+    Export {
+        /// The pack file; `@default` is the bundled pack.
+        pack: PathBuf,
+        /// toml or json.
+        #[arg(long, value_enum, default_value_t = ExportFormat::Toml)]
+        format: ExportFormat,
+        /// Add a `derived` table to every level: route lengths, sole-path
+        /// cells, symmetry, findings.
+        #[arg(long)]
+        with_analysis: bool,
+        /// With --with-analysis, also measure balance with this many greedy games.
+        #[arg(long, default_value_t = 0)]
+        balance: u32,
+        /// Where to write (standard output when left out).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Print the JSON Schema of the pack format.
+    Schema {
+        /// Where to write it (standard output when left out).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Count the action sequences of a given length (perft).
     Perft {
         /// The position.
@@ -253,6 +319,29 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(Command::Solve { position, depth, budget, format }) => {
             selfplay::solve_command(&selfplay::SolveArgs { position, depth, budget, format })
         }
+        Some(Command::Generate { count, size, symmetry, style, seed, balanced, games, name, out }) => {
+            export::generate_command(&export::GenerateArgs {
+                count,
+                size,
+                symmetry,
+                style,
+                seed,
+                balanced,
+                games,
+                name,
+                out,
+            })
+        }
+        Some(Command::Export { pack, format, with_analysis, balance, out }) => {
+            export::export_command(&export::ExportArgs {
+                pack,
+                json: format == ExportFormat::Json,
+                with_analysis,
+                balance,
+                out,
+            })
+        }
+        Some(Command::Schema { out }) => export::schema_command(out.as_ref()),
         Some(Command::Perft { position, depth, divide }) => play::perft(&position, depth, divide),
     }
 }
@@ -288,9 +377,10 @@ pub(crate) fn load(path: &Path) -> anyhow::Result<LoadedPack> {
         });
     }
     let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
+    let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
     match String::from_utf8(bytes) {
         Ok(text) => {
-            let parsed = parse_pack(&text);
+            let parsed = if json { crate::level::format::parse_pack_json(&text) } else { parse_pack(&text) };
             Ok(LoadedPack { name, text, parsed })
         }
         Err(e) => {

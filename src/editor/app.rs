@@ -42,6 +42,38 @@ pub enum Modal {
     Recover(Recovery),
     /// Something failed.
     Error(String),
+    /// The level generator's options.
+    Generate(GenerateForm),
+}
+
+/// The options of the "Generate level" dialog, as `pushcrate generate`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct GenerateForm {
+    /// Files.
+    pub width: u8,
+    /// Ranks.
+    pub height: u8,
+    /// The style.
+    pub style: crate::generate::Style,
+    /// The symmetry.
+    pub symmetry: crate::generate::GenSymmetry,
+    /// The seed.
+    pub seed: u64,
+    /// Balance by self-play.
+    pub balanced: bool,
+}
+
+impl Default for GenerateForm {
+    fn default() -> GenerateForm {
+        GenerateForm {
+            width: 9,
+            height: 9,
+            style: crate::generate::Style::Open,
+            symmetry: crate::generate::GenSymmetry::HalfTurn,
+            seed: 1,
+            balanced: false,
+        }
+    }
 }
 
 /// Seconds between autosaves of unsaved work.
@@ -80,6 +112,9 @@ pub struct EditorApp {
     /// Whether the board is in play mode.
     pub playing: bool,
     pub(super) pending_play: Vec<super::play_ui::PlayCommand>,
+    /// A level being generated in the background.
+    pub generating: Option<std::sync::mpsc::Receiver<Result<Level, String>>>,
+    generate_form: GenerateForm,
 }
 
 fn level_key(level: &Level, rules: &Rules) -> u64 {
@@ -117,6 +152,8 @@ impl EditorApp {
             sandbox: None,
             playing: false,
             pending_play: Vec::new(),
+            generating: None,
+            generate_form: GenerateForm::default(),
         };
         if let Some(recovery) = app.paths.read_recovery() {
             app.modal = Some(Modal::Recover(recovery));
@@ -275,6 +312,7 @@ impl EditorApp {
                 }
             }
             Command::TogglePlay => self.toggle_play(),
+            Command::GenerateLevel => self.modal = Some(Modal::Generate(self.generate_form.clone())),
             Command::PreviousLevel => {
                 self.apply(Command::SelectLevel(self.doc.current.saturating_sub(1)), ctx)
             }
@@ -468,6 +506,64 @@ impl EditorApp {
     pub fn discard_recovery(&mut self) {
         self.modal = None;
         self.paths.clear_recovery();
+    }
+
+    /// Starts generating one level with `form`'s options in the background.
+    pub fn start_generating(&mut self, form: GenerateForm) {
+        self.modal = None;
+        self.generate_form = GenerateForm { seed: form.seed + 1, ..form.clone() };
+        let rules = self.doc.pack.rules;
+        let taken: Vec<String> = self.doc.pack.levels.iter().map(|l| l.id.clone()).collect();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let options = crate::generate::Options {
+                width: form.width,
+                height: form.height,
+                symmetry: form.symmetry,
+                style: form.style,
+                seed: form.seed,
+                balanced: form.balanced,
+                balance_games: 200,
+                rules,
+            };
+            let cancel = std::sync::atomic::AtomicBool::new(false);
+            let result = crate::generate::generate(&options, 1, &|_| {}, &cancel).map(|mut levels| {
+                let mut level = levels.remove(0).level;
+                let mut id = level.id.clone();
+                let mut n = 2;
+                while taken.contains(&id) {
+                    id = format!("{}-{n}", level.id);
+                    n += 1;
+                }
+                level.id = id;
+                level
+            });
+            let _ = sender.send(result);
+        });
+        self.generating = Some(receiver);
+        self.status = "Generating a level…".into();
+    }
+
+    /// Adds the generated level when it is ready.
+    pub fn poll_generating(&mut self, ctx: &egui::Context) {
+        let Some(receiver) = &self.generating else { return };
+        match receiver.try_recv() {
+            Ok(Ok(level)) => {
+                self.generating = None;
+                self.status = format!("Generated level `{}`.", level.id);
+                self.doc.edit(|pack, current| {
+                    let at = (*current + 1).min(pack.levels.len());
+                    pack.levels.insert(at, level);
+                    *current = at;
+                });
+            }
+            Ok(Err(why)) => {
+                self.generating = None;
+                self.modal = Some(Modal::Error(why));
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => ctx.request_repaint_after(Duration::from_millis(50)),
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => self.generating = None,
+        }
     }
 
     /// A file to open, from the dialogs.

@@ -196,6 +196,8 @@ pub enum Command {
     SelectFinding(Option<usize>),
     /// Switch the level between editing and playing.
     TogglePlay,
+    /// Open the level generator.
+    GenerateLevel,
 }
 
 impl Command {
@@ -230,6 +232,7 @@ impl Command {
             Command::ClearLevel => "Clear level".into(),
             Command::SelectFinding(_) => "Show finding".into(),
             Command::TogglePlay => "Play / edit".into(),
+            Command::GenerateLevel => "Generate level…".into(),
         }
     }
 
@@ -261,6 +264,7 @@ impl Command {
             Command::NextLevel => key(Modifiers::NONE, Key::PageDown),
             Command::ClearLevel => key(ctrl_shift, Key::Backspace),
             Command::TogglePlay => key(Modifiers::NONE, Key::F5),
+            Command::GenerateLevel => key(ctrl, Key::G),
             Command::SetStage(stage) => key(
                 Modifiers::SHIFT,
                 match stage {
@@ -311,6 +315,7 @@ impl Command {
             Command::Undo,
             Command::Redo,
             Command::AddLevel,
+            Command::GenerateLevel,
             Command::DuplicateLevel,
             Command::DeleteLevel,
             Command::MoveLevelUp,

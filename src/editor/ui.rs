@@ -125,6 +125,7 @@ impl EditorApp {
             CentralPanel::default().show(ui, |ui| self.board_ui(ui));
         }
         self.modal_ui(&ctx);
+        self.poll_generating(&ctx);
         self.run_play_commands();
         self.run_pending(&ctx);
         self.update_title(&ctx);
@@ -224,6 +225,7 @@ impl EditorApp {
             });
             ui.menu_button("Level", |ui| {
                 self.command_button(ui, Command::AddLevel, true);
+                self.command_button(ui, Command::GenerateLevel, self.generating.is_none());
                 self.command_button(ui, Command::DuplicateLevel, true);
                 self.command_button(ui, Command::DeleteLevel, self.doc.pack.levels.len() > 1);
                 self.command_button(ui, Command::MoveLevelUp, self.doc.current > 0);
@@ -735,6 +737,61 @@ impl EditorApp {
                         }
                         if ui.button("Discard").clicked() {
                             self.discard_recovery();
+                        }
+                    });
+                }
+                Modal::Generate(mut form) => {
+                    use crate::generate::{GenSymmetry, Style};
+                    ui.heading("Generate a level");
+                    egui::Grid::new("generate").num_columns(2).show(ui, |ui| {
+                        let label = ui.label("Size");
+                        ui.horizontal(|ui| {
+                            ui.add(
+                                egui::DragValue::new(&mut form.width)
+                                    .range(MIN_SIDE..=MAX_SIDE)
+                                    .prefix("files "),
+                            )
+                            .labelled_by(label.id);
+                            ui.add(
+                                egui::DragValue::new(&mut form.height)
+                                    .range(MIN_SIDE..=MAX_SIDE)
+                                    .prefix("ranks "),
+                            )
+                            .labelled_by(label.id);
+                        });
+                        ui.end_row();
+                        ui.label("Style");
+                        ui.horizontal(|ui| {
+                            for style in Style::ALL {
+                                ui.radio_value(&mut form.style, style, style.to_string());
+                            }
+                        });
+                        ui.end_row();
+                        ui.label("Symmetry");
+                        ui.horizontal(|ui| {
+                            for (symmetry, name) in [
+                                (GenSymmetry::HalfTurn, "half turn"),
+                                (GenSymmetry::Mirror, "mirror"),
+                                (GenSymmetry::None, "none"),
+                            ] {
+                                ui.radio_value(&mut form.symmetry, symmetry, name);
+                            }
+                        });
+                        ui.end_row();
+                        let label = ui.label("Seed");
+                        ui.add(egui::DragValue::new(&mut form.seed)).labelled_by(label.id);
+                        ui.end_row();
+                        ui.label("");
+                        ui.checkbox(&mut form.balanced, "Balanced (first player 45–55% in self-play)");
+                        ui.end_row();
+                    });
+                    self.modal = Some(Modal::Generate(form.clone()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Generate").clicked() {
+                            self.start_generating(form.clone());
+                        }
+                        if ui.button("Cancel").clicked() {
+                            self.modal = None;
                         }
                     });
                 }

@@ -19,54 +19,205 @@ struct VersionProbe {
     format: Option<Spanned<toml::Value>>,
 }
 
-#[derive(Deserialize)]
+/// Types that only describe values for the JSON Schema: the reader parses
+/// these strings itself, with exact positions for errors.
+mod schema_types {
+    #![allow(dead_code)]
+    use schemars::JsonSchema;
+
+    /// A cell name: a file letter `a`–`k`, then a rank `1`–`11`.
+    #[derive(JsonSchema)]
+    pub struct CellName(#[schemars(pattern(r"^[a-k](1[01]|[1-9])$"))] String);
+
+    /// A crate: its cell, then optionally `:` and its stage (intact when left out).
+    #[derive(JsonSchema)]
+    pub struct CrateEntry(
+        #[schemars(pattern(r"^[a-k](1[01]|[1-9])(:(intact|cracked|rubble|splinters))?$"))] String,
+    );
+
+    /// Files × ranks, each from 5 to 11, such as `9x9`.
+    #[derive(JsonSchema)]
+    pub struct Size(#[schemars(pattern(r"^([5-9]|1[01])x([5-9]|1[01])$"))] String);
+
+    /// A level id: 1 to 64 letters, digits, `-` and `_`.
+    #[derive(JsonSchema)]
+    pub struct LevelId(#[schemars(pattern(r"^[A-Za-z0-9_-]{1,64}$"))] String);
+
+    /// The walls: one row per rank, top rank first, `#` wall and `.` floor.
+    #[derive(JsonSchema)]
+    pub struct Map(#[schemars(pattern(r"^[#.\s]*$"))] String);
+
+    /// Which jumps are allowed.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Jump {
+        /// Straight, or beside the opponent when the cell beyond is blocked.
+        Diagonal,
+        /// Straight only.
+        Straight,
+        /// No jumps.
+        None,
+    }
+
+    /// Derived figures a tool added for clients (`pushcrate export
+    /// --with-analysis`). Never read back: the level's own keys are the
+    /// truth.
+    #[derive(JsonSchema)]
+    pub struct Derived {
+        /// The version of the derived table's layout.
+        pub version: u32,
+    }
+}
+
+/// A Push Crate level pack (format version 1). See docs/format.md.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "Push Crate level pack")]
 struct RawPack {
+    /// The format version; this schema describes version 1.
     #[allow(dead_code)]
+    #[schemars(with = "i64", range(min = 1, max = 1))]
     format: Spanned<i64>,
+    /// The pack's name.
+    #[schemars(with = "String", length(max = 200))]
     name: Spanned<String>,
+    /// Who made the pack.
+    #[schemars(with = "Option<String>")]
     author: Option<Spanned<String>>,
+    /// What the pack is for.
+    #[schemars(with = "Option<String>")]
     description: Option<Spanned<String>>,
+    /// Rule options for every level; missing keys take their defaults.
     rules: Option<RawRules>,
+    /// The levels, in order.
     #[serde(default)]
+    #[schemars(length(min = 1, max = 10000))]
     level: Vec<RawLevel>,
 }
 
-#[derive(Deserialize)]
+/// The options of RULES.md; each key is optional.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Rules")]
 struct RawRules {
+    /// Destroyed crates that win (default 5).
+    #[schemars(with = "Option<i64>", range(min = 1, max = 50))]
     crates_to_win: Option<Spanned<i64>>,
+    /// Crates each player may place in a game (default 6).
+    #[schemars(with = "Option<i64>", range(min = 0, max = 60))]
     crate_placements: Option<Spanned<i64>>,
+    /// Extra actions for picking up the flag (default 2).
+    #[schemars(with = "Option<i64>", range(min = 0, max = 8))]
     flag_bonus_actions: Option<Spanned<i64>>,
+    /// Actions before a draw may be offered (default 50).
+    #[schemars(with = "Option<i64>", range(min = 0, max = 10000))]
     draw_offer_after: Option<Spanned<i64>>,
+    /// Actions between one player's draw offers (default 20).
+    #[schemars(with = "Option<i64>", range(min = 0, max = 10000))]
     draw_reoffer_gap: Option<Spanned<i64>>,
+    /// Which jumps are allowed (default diagonal).
+    #[schemars(with = "Option<schema_types::Jump>")]
     jump: Option<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+/// One level.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Level")]
 struct RawLevel {
+    /// Unique in the pack.
+    #[schemars(with = "schema_types::LevelId")]
     id: Spanned<String>,
+    /// A display name (may be empty).
+    #[schemars(with = "String", length(max = 200))]
     name: Spanned<String>,
+    /// Who made the level.
+    #[schemars(with = "Option<String>")]
     author: Option<Spanned<String>>,
+    /// Notes for designers.
+    #[schemars(with = "Option<String>")]
     notes: Option<Spanned<String>>,
+    /// Free tags.
     #[serde(default)]
+    #[schemars(length(max = 32))]
     tags: Vec<String>,
+    /// Files × ranks.
+    #[schemars(with = "schema_types::Size")]
     size: Spanned<String>,
+    /// The walls; without it the board has none.
+    #[schemars(with = "Option<schema_types::Map>")]
     map: Option<Spanned<String>>,
+    /// Who moves first (default 1).
+    #[schemars(with = "Option<i64>", range(min = 1, max = 2))]
     first: Option<Spanned<i64>>,
+    /// The flag's starting cell (default the centre).
+    #[schemars(with = "Option<schema_types::CellName>")]
     flag: Option<Spanned<String>>,
+    /// Player 1.
+    #[schemars(with = "Option<RawPlayer>")]
     p1: Option<Spanned<RawPlayer>>,
+    /// Player 2.
+    #[schemars(with = "Option<RawPlayer>")]
     p2: Option<Spanned<RawPlayer>>,
+    /// Initial crates.
     #[serde(default)]
+    #[schemars(with = "Vec<schema_types::CrateEntry>")]
     crates: Vec<Spanned<String>>,
+    /// Derived figures for clients; ignored when read.
+    #[allow(dead_code)]
+    #[schemars(with = "Option<schema_types::Derived>")]
+    derived: Option<toml::Value>,
 }
 
-#[derive(Deserialize)]
+/// A player's start square and goal set.
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Player")]
 struct RawPlayer {
+    /// The start square (required for the level to be playable).
+    #[schemars(with = "Option<schema_types::CellName>")]
     start: Option<Spanned<String>>,
+    /// The goal set; default every floor cell of the start square's rank.
+    #[schemars(with = "Option<Vec<schema_types::CellName>>")]
     goals: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// Reads a pack exported as JSON (the same layout as the TOML file). Its
+/// problems carry no positions in the JSON text.
+#[must_use]
+pub fn parse_pack_json(text: &str) -> Parsed {
+    let fatal = |message: String| Parsed {
+        pack: None,
+        problems: vec![Problem::new(Code::Syntax, Field::Pack, message)],
+    };
+    if text.len() > MAX_FILE_BYTES {
+        return parse_pack(&"#".repeat(MAX_FILE_BYTES + 1));
+    }
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) => return fatal(format!("the file is not JSON: {e}")),
+    };
+    let toml_text = match toml::to_string(&value) {
+        Ok(t) => t,
+        Err(e) => return fatal(format!("the JSON does not map onto a pack: {e}")),
+    };
+    let mut parsed = parse_pack(&toml_text);
+    for problem in &mut parsed.problems {
+        problem.span = None;
+    }
+    parsed
+}
+
+/// The JSON Schema of the pack format, made from the reader's own types so
+/// that it cannot drift from what the reader accepts. A TOML pack read as
+/// JSON (or exported as JSON) validates against it.
+#[must_use]
+pub fn pack_schema() -> serde_json::Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(RawPack)).unwrap_or_default();
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("$id".into(), "https://pushcrate.invalid/schemas/pack-1.json".into());
+    }
+    schema
 }
 
 /// The result of reading a pack: the pack when the file could be read as
@@ -269,7 +420,8 @@ impl Reader<'_> {
     }
 
     fn level(&mut self, i: usize, raw: RawLevel) -> Level {
-        let RawLevel { id, name, author, notes, tags, size, map, first, flag, p1, p2, crates } = raw;
+        let RawLevel { id, name, author, notes, tags, size, map, first, flag, p1, p2, crates, derived: _ } =
+            raw;
         self.map.spans.insert(Field::Level(i), id.span());
         self.map.spans.insert(Field::LevelKey(i, "id"), id.span());
         self.map.spans.insert(Field::LevelKey(i, "name"), name.span());

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Validates pack files against docs/pack.schema.json with an independent
+validator (Python's tomllib and jsonschema), as client authors would.
+
+Usage: validate_packs.py FILE...   (.toml or .json)
+"""
+import json
+import pathlib
+import sys
+import tomllib
+
+import jsonschema
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+schema = json.loads((ROOT / "docs" / "pack.schema.json").read_text())
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+
+failed = 0
+for name in sys.argv[1:]:
+    path = pathlib.Path(name)
+    data = json.loads(path.read_text()) if path.suffix == ".json" else tomllib.loads(path.read_text())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.path))
+    for error in errors:
+        print(f"{path}: {'/'.join(map(str, error.path))}: {error.message}")
+    failed += bool(errors)
+    print(f"{path}: {'INVALID' if errors else 'valid'} ({len(data.get('level', []))} levels)")
+
+# A pack the schema must refuse, so that a schema accepting anything fails.
+broken = tomllib.loads('format = 1\nname = "x"\n[[level]]\nid = "bad id"\nname = ""\nsize = "12x9"\ncolour = 3\n')
+if not list(validator.iter_errors(broken)):
+    print("the schema accepted a broken pack")
+    failed += 1
+
+print(f"{len(sys.argv) - 1 - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,380 @@
+//! The level generator: new levels in a style and a symmetry, each passing
+//! the analysis with no error, optionally balanced by self-play. The same
+//! options and seed give the same levels.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::ai::Agent;
+use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
+use crate::level::Level;
+use crate::rules::{Bitboard, ByPlayer, Cell, Rules, Stage};
+use crate::sim::{self, Config, Report};
+
+/// How a generated layout is symmetric.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum GenSymmetry {
+    /// The same after a half turn with the players swapped.
+    #[default]
+    HalfTurn,
+    /// Mirrored top to bottom with the players swapped.
+    Mirror,
+    /// No symmetry.
+    None,
+}
+
+impl std::str::FromStr for GenSymmetry {
+    type Err = String;
+    fn from_str(s: &str) -> Result<GenSymmetry, String> {
+        match s {
+            "rot180" => Ok(GenSymmetry::HalfTurn),
+            "mirror" => Ok(GenSymmetry::Mirror),
+            "none" => Ok(GenSymmetry::None),
+            _ => Err(format!("`{s}` is not a symmetry (rot180, mirror or none)")),
+        }
+    }
+}
+
+impl std::fmt::Display for GenSymmetry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GenSymmetry::HalfTurn => "rot180",
+            GenSymmetry::Mirror => "mirror",
+            GenSymmetry::None => "none",
+        })
+    }
+}
+
+/// The kind of layout.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Style {
+    /// Scattered pillars on an open board.
+    #[default]
+    Open,
+    /// Walls across the board with gaps.
+    Corridors,
+    /// Rooms joined by doors.
+    Rooms,
+    /// A maze, with a few extra openings.
+    Maze,
+}
+
+impl Style {
+    /// Every style.
+    pub const ALL: [Style; 4] = [Style::Open, Style::Corridors, Style::Rooms, Style::Maze];
+}
+
+impl std::str::FromStr for Style {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Style, String> {
+        Style::ALL
+            .into_iter()
+            .find(|style| style.to_string() == s)
+            .ok_or_else(|| format!("`{s}` is not a style (open, corridors, rooms or maze)"))
+    }
+}
+
+impl std::fmt::Display for Style {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Style::Open => "open",
+            Style::Corridors => "corridors",
+            Style::Rooms => "rooms",
+            Style::Maze => "maze",
+        })
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Files.
+    pub width: u8,
+    /// Ranks.
+    pub height: u8,
+    /// The symmetry.
+    pub symmetry: GenSymmetry,
+    /// The style.
+    pub style: Style,
+    /// The seed.
+    pub seed: u64,
+    /// Keep only levels whose first player scores 45–55% in self-play.
+    pub balanced: bool,
+    /// Games of each balance check.
+    pub balance_games: u32,
+    /// The rules levels are checked and balanced under.
+    pub rules: Rules,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            width: 9,
+            height: 9,
+            symmetry: GenSymmetry::HalfTurn,
+            style: Style::Open,
+            seed: 1,
+            balanced: false,
+            balance_games: 200,
+            rules: Rules::default(),
+        }
+    }
+}
+
+/// A generated level, with its balance run when one was made.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The level.
+    pub level: Level,
+    /// The self-play report that balanced it.
+    pub balance: Option<Report>,
+    /// Candidates drawn before this one was kept.
+    pub attempts: u32,
+}
+
+/// Candidates drawn for one level before giving up.
+const ATTEMPTS: u32 = 400;
+
+fn image(symmetry: GenSymmetry, cell: Cell, w: u8, h: u8) -> Option<Cell> {
+    match symmetry {
+        GenSymmetry::HalfTurn => Cell::try_new(w - 1 - cell.file(), h - 1 - cell.rank()),
+        GenSymmetry::Mirror => Cell::try_new(cell.file(), h - 1 - cell.rank()),
+        GenSymmetry::None => None,
+    }
+}
+
+/// Makes `cells` symmetric: the lower half (by cell order) decides.
+fn symmetrize(cells: Bitboard, symmetry: GenSymmetry, w: u8, h: u8) -> Bitboard {
+    let board = Bitboard::rectangle(w, h);
+    let mut out = Bitboard::EMPTY;
+    for cell in board {
+        let Some(mirror) = image(symmetry, cell, w, h) else { return cells & board };
+        let source = if cell.index() <= mirror.index() { cell } else { mirror };
+        out.set(cell, cells.has(source));
+    }
+    out
+}
+
+fn walls(style: Style, w: u8, h: u8, rng: &mut ChaCha8Rng) -> Bitboard {
+    let mut walls = Bitboard::EMPTY;
+    let cell = |f: u8, r: u8| Cell::new(f, r);
+    match style {
+        Style::Open => {
+            let density = rng.random_range(0.06..0.16);
+            for r in 1..h - 1 {
+                for f in 0..w {
+                    if rng.random_bool(density) {
+                        walls.insert(cell(f, r));
+                    }
+                }
+            }
+        }
+        Style::Corridors => {
+            let mut r = 1 + rng.random_range(0..2);
+            while r < h - 1 {
+                if r != (h - 1) / 2 {
+                    for f in 0..w {
+                        walls.insert(cell(f, r));
+                    }
+                    for _ in 0..rng.random_range(2..=3) {
+                        walls.remove(cell(rng.random_range(0..w), r));
+                    }
+                }
+                r += rng.random_range(2..=3);
+            }
+        }
+        Style::Rooms => {
+            let (third, two_thirds) = (h / 3, h - 1 - h / 3);
+            for r in [third, two_thirds] {
+                for f in 0..w {
+                    walls.insert(cell(f, r));
+                }
+                for _ in 0..rng.random_range(2..=3) {
+                    walls.remove(cell(rng.random_range(0..w), r));
+                }
+            }
+            let mid = rng.random_range(1..w - 1);
+            for r in third..=two_thirds {
+                walls.insert(cell(mid, r));
+            }
+            for _ in 0..2 {
+                walls.remove(cell(mid, rng.random_range(third + 1..two_thirds)));
+            }
+        }
+        Style::Maze => {
+            // A spanning tree over the cells of even file and rank, then
+            // some extra openings so that not every cell is a sole path.
+            let (cw, ch) = (w.div_ceil(2), h.div_ceil(2));
+            for f in 0..w {
+                for r in 0..h {
+                    if f % 2 == 1 || r % 2 == 1 {
+                        walls.insert(cell(f, r));
+                    }
+                }
+            }
+            let mut seen = vec![false; usize::from(cw) * usize::from(ch)];
+            let mut stack = vec![(0u8, 0u8)];
+            seen[0] = true;
+            while let Some(&(x, y)) = stack.last() {
+                let mut next = Vec::new();
+                for (dx, dy) in [(1i8, 0i8), (-1, 0), (0, 1), (0, -1)] {
+                    let (nx, ny) = (x as i8 + dx, y as i8 + dy);
+                    if nx >= 0
+                        && ny >= 0
+                        && (nx as u8) < cw
+                        && (ny as u8) < ch
+                        && !seen[ny as usize * cw as usize + nx as usize]
+                    {
+                        next.push((nx as u8, ny as u8));
+                    }
+                }
+                if next.is_empty() {
+                    stack.pop();
+                    continue;
+                }
+                let (nx, ny) = next[rng.random_range(0..next.len())];
+                seen[usize::from(ny) * usize::from(cw) + usize::from(nx)] = true;
+                let between = cell(x + nx, y + ny);
+                walls.remove(between);
+                stack.push((nx, ny));
+            }
+            for f in 0..w {
+                for r in 0..h {
+                    if (f + r) % 2 == 1 && rng.random_bool(0.12) {
+                        walls.remove(cell(f, r));
+                    }
+                }
+            }
+        }
+    }
+    walls & Bitboard::rectangle(w, h)
+}
+
+/// One candidate level, before any check.
+fn candidate(options: &Options, rng: &mut ChaCha8Rng, id: &str) -> Level {
+    let (w, h) = (options.width, options.height);
+    let mut level = Level::new(id, w, h);
+    let mut walls = symmetrize(walls(options.style, w, h, rng), options.symmetry, w, h);
+    let mid = (w - 1) / 2;
+    let file = if options.style == Style::Maze { mid - mid % 2 } else { rng.random_range(1..w - 1) };
+    let one = Cell::new(file, 0);
+    let two =
+        image(options.symmetry, one, w, h).unwrap_or_else(|| Cell::new(rng.random_range(1..w - 1), h - 1));
+    let flag = Cell::new(mid, (h - 1) / 2);
+    for c in [one, two, flag] {
+        walls.remove(c);
+    }
+    level.walls = walls;
+    level.starts = ByPlayer::new(Some(one), Some(two));
+    level.flag = Some(flag);
+    // A few crates of random stages, kept symmetric.
+    let floor: Vec<Cell> = level.floor().iter().filter(|&c| ![one, two, flag].contains(&c)).collect();
+    for _ in 0..rng.random_range(0..=3) {
+        if floor.is_empty() {
+            break;
+        }
+        let c = floor[rng.random_range(0..floor.len())];
+        let stage = Stage::ALL[rng.random_range(0..4)];
+        level.crates.insert(c, stage);
+        if let Some(m) = image(options.symmetry, c, w, h)
+            && level.floor().has(m)
+            && ![one, two, flag].contains(&m)
+        {
+            level.crates.insert(m, stage);
+        }
+    }
+    level
+}
+
+/// Generates `count` distinct levels. `progress` is told each time a level
+/// is kept; setting `cancel` stops early with the levels so far.
+pub fn generate(
+    options: &Options,
+    count: usize,
+    progress: &dyn Fn(usize),
+    cancel: &AtomicBool,
+) -> Result<Vec<Generated>, String> {
+    if !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.width)
+        || !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.height)
+    {
+        return Err(format!(
+            "a {} × {} board is out of range (5 to 11 each way)",
+            options.width, options.height
+        ));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut out: Vec<Generated> = Vec::new();
+    let mut keys: Vec<LevelKey> = Vec::new();
+    while out.len() < count {
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let id = format!("gen-{}-{}", options.seed, out.len() + 1);
+        let mut kept = None;
+        for attempt in 1..=ATTEMPTS {
+            let mut level = candidate(options, &mut rng, &id);
+            let report = analyze_level(&level, options.rules, &AnalysisOptions::default());
+            let clean = !report.findings.iter().any(|f| f.severity == Severity::Error)
+                && level.setup(options.rules).is_some_and(|s| s.problems().is_empty());
+            let key = LevelKey::of(&level);
+            if !clean || keys.contains(&key) {
+                continue;
+            }
+            let balance = if options.balanced {
+                let Ok(start) = level.start_state(options.rules) else { continue };
+                let greedy = Agent::Greedy { noise: 0 };
+                let config = Config {
+                    agents: [greedy, greedy],
+                    games: options.balance_games,
+                    seed: options.seed ^ u64::from(attempt),
+                    max_actions: 300,
+                    threads: 0,
+                };
+                let results = sim::run(&start, &config, &|| {}, cancel);
+                let report =
+                    Report::new(&id, ["greedy".into(), "greedy".into()], level.first, &results, false);
+                if !(0.45..=0.55).contains(&report.first_player_score.rate) {
+                    continue;
+                }
+                Some(report)
+            } else {
+                None
+            };
+            let n = out.len() + 1;
+            level.name = format!("Generated {} {n}", options.style);
+            level.tags = vec!["generated".into(), options.style.to_string(), options.symmetry.to_string()];
+            let mut notes = format!(
+                "Generated with seed {}, style {}, symmetry {}.",
+                options.seed, options.style, options.symmetry
+            );
+            if let Some(b) = &balance {
+                notes.push_str(&format!(
+                    " Balance: the first player scored {:.1}% [{:.1}% – {:.1}%] over {} greedy games.",
+                    100.0 * b.first_player_score.rate,
+                    100.0 * b.first_player_score.low,
+                    100.0 * b.first_player_score.high,
+                    b.games
+                ));
+            }
+            level.notes = Some(notes);
+            keys.push(key);
+            kept = Some(Generated { level, balance, attempts: attempt });
+            break;
+        }
+        match kept {
+            Some(generated) => {
+                out.push(generated);
+                progress(out.len());
+            }
+            None => {
+                return Err(format!(
+                    "no level passed after {ATTEMPTS} candidates (level {} of {count}); try another style, size or seed",
+                    out.len() + 1
+                ));
+            }
+        }
+    }
+    Ok(out)
+}

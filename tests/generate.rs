@@ -1,0 +1,89 @@
+//! The generator, the JSON Schema and exports for other clients.
+
+use std::sync::atomic::AtomicBool;
+
+use pushcrate::analysis::{AnalysisOptions, LevelKey, analyze_pack};
+use pushcrate::generate::{GenSymmetry, Options, Style, generate};
+use pushcrate::level::Pack;
+use pushcrate::level::format::{pack_schema, parse_pack, parse_pack_json, write_pack};
+
+fn run(options: &Options, count: usize) -> Vec<pushcrate::level::Level> {
+    generate(options, count, &|_| {}, &AtomicBool::new(false)).unwrap().into_iter().map(|g| g.level).collect()
+}
+
+#[test]
+fn the_schema_in_docs_is_the_one_the_types_make() {
+    let file =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/pack.schema.json")).unwrap();
+    let made = format!("{}\n", serde_json::to_string_pretty(&pack_schema()).unwrap());
+    assert!(
+        file == made,
+        "docs/pack.schema.json is stale: run `pushcrate schema --out docs/pack.schema.json`"
+    );
+}
+
+#[test]
+fn twenty_distinct_valid_symmetric_levels_from_one_seed() {
+    let options = Options { seed: 1, symmetry: GenSymmetry::HalfTurn, ..Options::default() };
+    let levels = run(&options, 20);
+    assert_eq!(levels.len(), 20);
+    let keys: std::collections::HashSet<LevelKey> = levels.iter().map(LevelKey::of).collect();
+    assert_eq!(keys.len(), 20, "distinct under rotation, mirroring and swapping");
+    let mut pack = Pack::new("gen");
+    pack.levels = levels;
+    assert!(pack.problems().iter().all(|p| !p.is_error()), "{:?}", pack.problems());
+    let report = analyze_pack(&pack, &AnalysisOptions::default());
+    for level in &report.levels {
+        assert!(!level.has_errors(), "{}: {:?}", level.level, level.findings);
+        assert!(level.symmetry.half_turn_swapping_players, "{} is not symmetric", level.level);
+    }
+}
+
+#[test]
+fn a_seed_reproduces_its_pack() {
+    for style in Style::ALL {
+        for symmetry in [GenSymmetry::HalfTurn, GenSymmetry::Mirror, GenSymmetry::None] {
+            let options = Options { seed: 11, style, symmetry, width: 9, height: 7, ..Options::default() };
+            let a = run(&options, 3);
+            assert_eq!(a, run(&options, 3), "{style} {symmetry}");
+            assert_ne!(a, run(&Options { seed: 12, ..options }, 3), "{style} {symmetry}: another seed");
+            if symmetry == GenSymmetry::Mirror {
+                let mut pack = Pack::new("m");
+                pack.levels = a;
+                let report = analyze_pack(&pack, &AnalysisOptions::default());
+                assert!(report.levels.iter().all(|l| l.symmetry.mirror_ranks_swapping_players), "{style}");
+            }
+        }
+    }
+}
+
+#[test]
+fn balanced_levels_record_their_balance() {
+    let options = Options {
+        seed: 5,
+        style: Style::Corridors,
+        balanced: true,
+        balance_games: 100,
+        ..Options::default()
+    };
+    let generated = generate(&options, 2, &|_| {}, &AtomicBool::new(false)).unwrap();
+    for g in &generated {
+        let report = g.balance.as_ref().expect("a balance report");
+        assert!((0.45..=0.55).contains(&report.first_player_score.rate), "{:?}", report.first_player_score);
+        assert!(g.level.notes.as_deref().unwrap_or("").contains("Balance: the first player scored"));
+    }
+}
+
+#[test]
+fn impossible_requests_fail_clearly() {
+    let options = Options { width: 4, ..Options::default() };
+    assert!(generate(&options, 1, &|_| {}, &AtomicBool::new(false)).unwrap_err().contains("out of range"));
+}
+
+#[test]
+fn exports_reimport_unchanged() {
+    let pack = Pack::bundled();
+    let json = pushcrate::editor::files::pack_json(&pack).unwrap();
+    assert_eq!(parse_pack_json(&json).pack.unwrap(), pack);
+    assert_eq!(parse_pack(&write_pack(&pack)).pack.unwrap(), pack);
+}
