@@ -1,6 +1,6 @@
 //! `pushcrate generate`, `pushcrate export` and `pushcrate schema`.
 
-use std::io::IsTerminal;
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -12,7 +12,7 @@ use crate::generate::{GenSymmetry, Options, Style, generate};
 use crate::level::format::{pack_schema, parse_size, write_pack};
 use crate::level::{Level, Pack};
 use crate::rules::Rules;
-use crate::sim::{self, Config, Report};
+use crate::sim::{self, Report};
 
 /// What `generate` was asked.
 pub(super) struct GenerateArgs {
@@ -50,16 +50,7 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         balance_games: args.games,
         rules: Rules::default(),
     };
-    let bar = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(args.count as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("generating [{bar:40}] {pos}/{len} levels, {eta} left")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    let bar = super::progress_bar(args.count as u64, "generating [{bar:40}] {pos}/{len} levels, {eta} left");
     let cancel = AtomicBool::new(false);
     let generated = generate(&options, args.count, &|n| bar.set_position(n as u64), &cancel)
         .map_err(anyhow::Error::msg)?;
@@ -165,16 +156,7 @@ fn with_analysis(pack: &Pack, balance_games: u32) -> anyhow::Result<String> {
         for (table, level) in levels.iter_mut().zip(&pack.levels) {
             let balance = if balance_games > 0 {
                 level.start_state(pack.rules).ok().map(|start| {
-                    let greedy = crate::ai::Agent::Greedy { noise: 0 };
-                    let config = Config {
-                        agents: [greedy, greedy],
-                        games: balance_games,
-                        seed: 1,
-                        max_actions: 300,
-                        threads: 0,
-                    };
-                    let results = sim::run(&start, &config, &|| {}, &AtomicBool::new(false));
-                    Report::new(&level.id, ["greedy".into(), "greedy".into()], level.first, &results, false)
+                    sim::greedy_balance(&start, &level.id, balance_games, 1, &AtomicBool::new(false)).0
                 })
             } else {
                 None

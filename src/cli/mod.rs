@@ -120,38 +120,7 @@ pub enum Command {
     },
     /// Play games between two agents in colour-swapped pairs and report win
     /// rates, balance, stalls and game lengths.
-    Selfplay {
-        /// The pack file; `@default` is the bundled pack.
-        pack: PathBuf,
-        /// The level to play.
-        #[arg(long, conflicts_with = "all")]
-        level: Option<String>,
-        /// Play every level of the pack.
-        #[arg(long)]
-        all: bool,
-        /// Games per level (rounded up to whole colour-swapped pairs).
-        #[arg(long, default_value_t = 400)]
-        games: u32,
-        /// The two agents, `A,B`: easy, medium, hard, expert, random, `greedy[:NOISE]`,
-        /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
-        #[arg(long, value_parser = selfplay::parse_agents, default_value = "greedy,greedy")]
-        agents: [crate::ai::Agent; 2],
-        /// The run's seed: the same seed gives the same report.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Actions after which a game counts as stalled.
-        #[arg(long, default_value_t = 300)]
-        max_actions: u32,
-        /// Worker threads (0: every core). Does not change the results.
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t)]
-        format: OutputFormat,
-        /// Save every stalled game as a game record in this folder.
-        #[arg(long)]
-        save_stalls: Option<PathBuf>,
-    },
+    Selfplay(selfplay::SelfPlayArgs),
     /// Look for a forced win of the side to move within N actions.
     Solve {
         /// The position.
@@ -293,29 +262,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 depth,
             })
         }
-        Some(Command::Selfplay {
-            pack,
-            level,
-            all,
-            games,
-            agents,
-            seed,
-            max_actions,
-            threads,
-            format,
-            save_stalls,
-        }) => selfplay::selfplay(&selfplay::SelfPlayArgs {
-            pack,
-            level,
-            all,
-            games,
-            agents,
-            seed,
-            max_actions,
-            threads,
-            format,
-            save_stalls,
-        }),
+        Some(Command::Selfplay(args)) => selfplay::selfplay(&args),
         Some(Command::Solve { position, depth, budget, format }) => {
             selfplay::solve_command(&selfplay::SolveArgs { position, depth, budget, format })
         }
@@ -354,6 +301,17 @@ pub(crate) struct LoadedPack {
     pub text: String,
     /// The pack and its problems.
     pub parsed: Parsed,
+}
+
+/// A progress bar on stderr when it is a terminal, hidden otherwise.
+pub(crate) fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let style = indicatif::ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    indicatif::ProgressBar::new(len).with_style(style)
 }
 
 /// Reads a pack file (or the bundled pack). `Err` only for I/O errors; a

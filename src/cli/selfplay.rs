@@ -15,16 +15,37 @@ use crate::rules::{GameState, format_actions};
 use crate::sim::{self, Config, Report};
 
 /// What `selfplay` was asked.
-pub(super) struct SelfPlayArgs {
+#[derive(Debug, clap::Args)]
+pub struct SelfPlayArgs {
+    /// The pack file; `@default` is the bundled pack.
     pub pack: PathBuf,
+    /// The level to play.
+    #[arg(long, conflicts_with = "all")]
     pub level: Option<String>,
+    /// Play every level of the pack.
+    #[arg(long)]
     pub all: bool,
+    /// Games per level (rounded up to whole colour-swapped pairs).
+    #[arg(long, default_value_t = 400)]
     pub games: u32,
+    /// The two agents, `A,B`: easy, medium, hard, expert, random, `greedy[:NOISE]`,
+    /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
+    #[arg(long, value_parser = parse_agents, default_value = "greedy,greedy")]
     pub agents: [Agent; 2],
+    /// The run's seed: the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Actions after which a game counts as stalled.
+    #[arg(long, default_value_t = 300)]
     pub max_actions: u32,
+    /// Worker threads (0: every core). Does not change the results.
+    #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
     pub format: OutputFormat,
+    /// Save every stalled game as a game record in this folder.
+    #[arg(long)]
     pub save_stalls: Option<PathBuf>,
 }
 
@@ -84,16 +105,8 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         let start: GameState =
             level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
         let total = u64::from(args.games.div_ceil(2) * 2);
-        let bar = if std::io::stderr().is_terminal() {
-            indicatif::ProgressBar::new(total).with_message(level.id.clone())
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{msg:12} [{bar:40}] {pos}/{len} games, {eta} left")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-        );
+        let bar = super::progress_bar(total, "{msg:12} [{bar:40}] {pos}/{len} games, {eta} left");
+        bar.set_message(level.id.clone());
         let results = sim::run(&start, &config, &|| bar.inc(1), &stop);
         bar.finish_and_clear();
         let interrupted = stop.load(Ordering::Relaxed);

@@ -299,7 +299,6 @@ impl Sandbox {
     /// Starts a self-play run of `games` on this level in the background.
     pub fn start_balance(&mut self, agents: [Agent; 2], seed: u64) {
         let start = self.positions[0];
-        let first = start.turn();
         let done = Arc::new(AtomicU32::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
         let total = self.balance_games.div_ceil(2) * 2;
@@ -308,17 +307,10 @@ impl Sandbox {
         let (done2, cancel2) = (Arc::clone(&done), Arc::clone(&cancel));
         let id = self.level.id.clone();
         std::thread::spawn(move || {
-            let results = sim::run(
-                &start,
-                &config,
-                &|| {
-                    done2.fetch_add(1, Ordering::Relaxed);
-                },
-                &cancel2,
-            );
-            let names = agents.map(|a| a.to_string());
-            let report = Report::new(&id, names, first, &results, cancel2.load(Ordering::Relaxed));
-            let _ = sender.send((report, results));
+            let count = || {
+                done2.fetch_add(1, Ordering::Relaxed);
+            };
+            let _ = sender.send(sim::greedy_run(&start, &id, &config, &count, &cancel2));
         });
         self.balance = Some(BalanceRun { done, total, cancel, receiver });
     }

@@ -7,11 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::ai::Agent;
 use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
 use crate::level::Level;
 use crate::rules::{Bitboard, ByPlayer, Cell, Rules, Stage};
-use crate::sim::{self, Config, Report};
+use crate::sim::{self, Report};
 
 /// How a generated layout is symmetric.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -324,17 +323,8 @@ pub fn generate(
             }
             let balance = if options.balanced {
                 let Ok(start) = level.start_state(options.rules) else { continue };
-                let greedy = Agent::Greedy { noise: 0 };
-                let config = Config {
-                    agents: [greedy, greedy],
-                    games: options.balance_games,
-                    seed: options.seed ^ u64::from(attempt),
-                    max_actions: 300,
-                    threads: 0,
-                };
-                let results = sim::run(&start, &config, &|| {}, cancel);
-                let report =
-                    Report::new(&id, ["greedy".into(), "greedy".into()], level.first, &results, false);
+                let seed = options.seed ^ u64::from(attempt);
+                let (report, _) = sim::greedy_balance(&start, &id, options.balance_games, seed, cancel);
                 if !(0.45..=0.55).contains(&report.first_player_score.rate) {
                     continue;
                 }

@@ -141,3 +141,33 @@ pub fn run(
 pub fn record(level: &str, result: &GameResult) -> GameRecord {
     GameRecord { level: level.to_owned(), actions: result.actions.clone() }
 }
+
+/// The balance check used by the generator, exports and the editor: greedy
+/// against greedy in colour-swapped pairs from `start`, on every core.
+#[must_use]
+pub fn greedy_balance(
+    start: &GameState,
+    level: &str,
+    games: u32,
+    seed: u64,
+    cancel: &AtomicBool,
+) -> (Report, Vec<GameResult>) {
+    let greedy = Agent::Greedy { noise: 0 };
+    let config = Config { agents: [greedy, greedy], games, seed, max_actions: 300, threads: 0 };
+    greedy_run(start, level, &config, &|| {}, cancel)
+}
+
+/// [`greedy_balance`] with a progress callback.
+#[must_use]
+pub fn greedy_run(
+    start: &GameState,
+    level: &str,
+    config: &Config,
+    progress: &(dyn Fn() + Sync),
+    cancel: &AtomicBool,
+) -> (Report, Vec<GameResult>) {
+    let results = run(start, config, progress, cancel);
+    let names = config.agents.map(|a| a.to_string());
+    let report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
+    (report, results)
+}
