@@ -62,6 +62,12 @@ fn editor_in(dir: tempfile::TempDir) -> Editor {
 }
 
 impl Editor {
+    /// Runs frames until the UI settles; a UI still animating or waiting
+    /// for the computer is fine too.
+    fn settle(&mut self) {
+        let _ = self.harness.try_run();
+    }
+
     fn app(&self) -> &EditorApp {
         self.harness.state()
     }
@@ -75,7 +81,7 @@ impl Editor {
     fn press(&mut self, pos: Pos2, button: PointerButton, pressed: bool) {
         self.harness.event(Event::PointerMoved(pos));
         self.harness.event(Event::PointerButton { pos, button, pressed, modifiers: Modifiers::NONE });
-        self.harness.run();
+        self.settle();
     }
 
     fn click_cell(&mut self, cell: Cell, button: PointerButton) {
@@ -90,7 +96,7 @@ impl Editor {
         for &cell in &cells[1..] {
             let pos = self.cell_pos(cell);
             self.harness.event(Event::PointerMoved(pos));
-            self.harness.run();
+            self.settle();
         }
         let last = self.cell_pos(*cells.last().unwrap());
         self.press(last, button, false);
@@ -98,12 +104,12 @@ impl Editor {
 
     fn click(&mut self, label: &str) {
         self.harness.get_by_label(label).click();
-        self.harness.run();
+        self.settle();
     }
 
     fn key(&mut self, modifiers: Modifiers, key: Key) {
         self.harness.key_press_modifiers(modifiers, key);
-        self.harness.run();
+        self.settle();
     }
 
     fn level(&self) -> &pushcrate::level::Level {
@@ -564,4 +570,55 @@ fn generates_a_level_from_the_editor() {
     assert!(ed.app().doc.pack.problems().iter().all(|p| !p.is_error()));
     ed.key(Modifiers::COMMAND, Key::Z);
     assert_eq!(ed.app().doc.pack.levels.len(), count, "generating undoes");
+}
+
+#[test]
+fn the_title_names_the_pack_and_marks_unsaved_changes() {
+    let mut ed = editor();
+    assert!(ed.app().title.contains("untitled") && ed.app().title.contains("Push Crate classics"));
+    assert!(!ed.app().title.starts_with('●'));
+    ed.click_cell(c("a5"), PointerButton::Primary);
+    assert!(ed.app().title.starts_with('●'), "{}", ed.app().title);
+}
+
+#[test]
+fn arrow_keys_step_push_and_jump() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    ed.key(Modifiers::NONE, Key::ArrowUp);
+    assert_eq!(sandbox(&ed).state().position(Player::One), c("c2"));
+    ed.key(Modifiers::NONE, Key::ArrowDown);
+    assert_eq!(sandbox(&ed).state().position(Player::Two), c("c4"));
+    ed.key(Modifiers::NONE, Key::ArrowUp);
+    assert_eq!(sandbox(&ed).state().position(Player::One), c("c3"), "picks the flag up");
+    // Player 2 is straight ahead on c4: up jumps over it to c5.
+    ed.key(Modifiers::NONE, Key::ArrowUp);
+    assert_eq!(sandbox(&ed).state().position(Player::One), c("c5"));
+}
+
+#[test]
+fn computer_games_pause_and_step() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    {
+        let s = ed.harness.state_mut().sandbox.as_mut().unwrap();
+        s.seats = ByPlayer::new(Seat::Computer(0), Seat::Computer(0));
+        s.running = false;
+    }
+    ed.harness.run();
+    assert_eq!(sandbox(&ed).actions.len(), 0, "paused: nothing moves");
+    ed.click("Step");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while sandbox(&ed).actions.len() < 1 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        ed.harness.step();
+    }
+    assert_eq!(sandbox(&ed).actions.len(), 1, "one step");
+    ed.click("Run");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while sandbox(&ed).actions.len() < 3 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        ed.harness.step();
+    }
+    assert!(sandbox(&ed).actions.len() >= 3, "running: the computers play on");
 }

@@ -106,7 +106,8 @@ pub struct EditorApp {
     problems: (u64, Arc<Vec<Problem>>),
     pending: Vec<Command>,
     last_autosave: Instant,
-    pub(super) title: String,
+    /// The window title, as last sent to the window.
+    pub title: String,
     /// The game of play mode, kept while editing.
     pub sandbox: Option<super::sandbox::Sandbox>,
     /// Whether the board is in play mode.

@@ -501,7 +501,7 @@ fn controls_ui(ui: &mut Ui, sandbox: &mut Sandbox, pending: &mut Vec<PlayCommand
     let computer_only = sandbox.seats.one != Seat::Human && sandbox.seats.two != Seat::Human;
     if computer_only {
         ui.horizontal(|ui| {
-            let label = if sandbox.running { "Pause" } else { "Play" };
+            let label = if sandbox.running { "Pause" } else { "Run" };
             if ui.button(label).clicked() {
                 sandbox.running = !sandbox.running;
             }
