@@ -609,7 +609,7 @@ fn computer_games_pause_and_step() {
     assert_eq!(sandbox(&ed).actions.len(), 0, "paused: nothing moves");
     ed.click("Step");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while sandbox(&ed).actions.len() < 1 && std::time::Instant::now() < deadline {
+    while sandbox(&ed).actions.is_empty() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(10));
         ed.harness.step();
     }
