@@ -22,6 +22,8 @@ use crate::support::c;
 #[derive(Clone, Default)]
 struct FakeDialogs {
     answers: Rc<RefCell<VecDeque<Option<PathBuf>>>>,
+    /// Like a desktop with no file-dialog service.
+    unavailable: bool,
 }
 
 impl FakeDialogs {
@@ -31,6 +33,10 @@ impl FakeDialogs {
 }
 
 impl FileDialogs for FakeDialogs {
+    fn available(&self) -> bool {
+        !self.unavailable
+    }
+
     fn open(&mut self) -> Option<PathBuf> {
         self.answers.borrow_mut().pop_front().flatten()
     }
@@ -621,4 +627,29 @@ fn computer_games_pause_and_step() {
         ed.harness.step();
     }
     assert!(sandbox(&ed).actions.len() >= 3, "running: the computers play on");
+}
+
+#[test]
+fn without_file_dialogs_the_path_is_typed_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let dialogs = FakeDialogs { unavailable: true, ..FakeDialogs::default() };
+    let app = EditorApp::new(Box::new(dialogs), AppPaths { dir: dir.path().to_path_buf() });
+    let mut harness = Harness::builder()
+        .with_size(Vec2::new(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui_root(ui), app);
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run();
+    let Some(Modal::AskPath { task, path: suggested }) = harness.state().modal.clone() else {
+        panic!("no path field");
+    };
+    assert!(suggested.ends_with("push-crate-classics.toml"), "{suggested}");
+    assert!(std::path::Path::new(&suggested).is_absolute(), "a full path is suggested: {suggested}");
+    let path = dir.path().join("typed.toml");
+    harness.state_mut().modal = Some(Modal::AskPath { task, path: path.display().to_string() });
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert_eq!(harness.state().doc.path.as_ref(), Some(&path));
+    assert!(parse_pack(&std::fs::read_to_string(&path).unwrap()).pack.is_some());
 }

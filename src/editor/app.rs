@@ -44,6 +44,45 @@ pub enum Modal {
     Error(String),
     /// The level generator's options.
     Generate(GenerateForm),
+    /// A path typed in, where no file dialog can be shown.
+    AskPath {
+        /// What the path is for.
+        task: FileTask,
+        /// The path so far.
+        path: String,
+    },
+}
+
+/// What a chosen file is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FileTask {
+    /// Open a pack.
+    Open,
+    /// Save the pack.
+    SaveAs,
+    /// Export the pack as TOML.
+    ExportToml,
+    /// Export the pack as JSON.
+    ExportJson,
+    /// Save the game record.
+    SaveRecord,
+    /// Open a game record.
+    OpenRecord,
+}
+
+impl FileTask {
+    /// The dialog's title.
+    #[must_use]
+    pub const fn title(self) -> &'static str {
+        match self {
+            FileTask::Open => "Open a pack",
+            FileTask::SaveAs => "Save the pack as",
+            FileTask::ExportToml => "Export the pack as TOML",
+            FileTask::ExportJson => "Export the pack as JSON",
+            FileTask::SaveRecord => "Save the game as",
+            FileTask::OpenRecord => "Open a game record",
+        }
+    }
 }
 
 /// The options of the "Generate level" dialog, as `pushcrate generate`.
@@ -355,7 +394,7 @@ impl EditorApp {
                 self.status = "New pack.".into();
             }
             Then::Open(path) => {
-                if let Some(path) = path.or_else(|| self.dialogs.open()) {
+                if let Some(path) = path.or_else(|| self.pick_open(FileTask::Open)) {
                     self.open_path(&path);
                 }
             }
@@ -435,11 +474,16 @@ impl EditorApp {
     pub fn save(&mut self, ask: bool) -> bool {
         let path = match (&self.doc.path, ask) {
             (Some(path), false) => path.clone(),
-            _ => match self.dialogs.save(&format!("{}.toml", slug(&self.doc.pack.name)), "toml") {
+            _ => match self.pick_save(FileTask::SaveAs) {
                 Some(path) => path,
                 None => return false,
             },
         };
+        self.save_to(path)
+    }
+
+    /// Saves the pack to `path`. Returns whether it was saved.
+    pub fn save_to(&mut self, path: PathBuf) -> bool {
         // Comments are kept only when saving over the file they came from.
         let source = if self.doc.path.as_ref() == Some(&path) { self.doc.source.as_deref() } else { None };
         match save_pack(&path, &self.doc.pack, source) {
@@ -459,13 +503,15 @@ impl EditorApp {
     }
 
     fn export(&mut self, json: bool) {
-        let extension = if json { "json" } else { "toml" };
-        let Some(path) = self.dialogs.save(&format!("{}.{extension}", slug(&self.doc.pack.name)), extension)
-        else {
-            return;
-        };
+        let task = if json { FileTask::ExportJson } else { FileTask::ExportToml };
+        if let Some(path) = self.pick_save(task) {
+            self.export_to(&path, json);
+        }
+    }
+
+    fn export_to(&mut self, path: &Path, json: bool) {
         let text = if json { pack_json(&self.doc.pack) } else { Ok(write_pack(&self.doc.pack)) };
-        match text.and_then(|t| write_atomic(&path, &t)) {
+        match text.and_then(|t| write_atomic(path, &t)) {
             Ok(()) => self.status = format!("Exported {}.", path.display()),
             Err(e) => self.modal = Some(Modal::Error(format!("{e:#}"))),
         }
@@ -567,14 +613,56 @@ impl EditorApp {
         }
     }
 
-    /// A file to open, from the dialogs.
-    pub(super) fn dialogs_open(&mut self) -> Option<PathBuf> {
-        self.dialogs.open()
+    /// A file to open for `task`, from the dialog; or, where no dialog can
+    /// be shown, `None` now and a field to type the path in.
+    pub(super) fn pick_open(&mut self, task: FileTask) -> Option<PathBuf> {
+        if self.dialogs.available() {
+            return self.dialogs.open();
+        }
+        let path = self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        self.modal = Some(Modal::AskPath { task, path });
+        None
     }
 
-    /// Where to save, from the dialogs.
-    pub(super) fn dialogs_save(&mut self, name: &str, extension: &str) -> Option<PathBuf> {
-        self.dialogs.save(name, extension)
+    /// Where to save for `task`, likewise.
+    pub(super) fn pick_save(&mut self, task: FileTask) -> Option<PathBuf> {
+        let (name, extension) = match task {
+            FileTask::ExportJson => (format!("{}.json", slug(&self.doc.pack.name)), "json"),
+            FileTask::SaveRecord => {
+                let level = self.sandbox.as_ref().map_or("game", |s| s.level.id.as_str());
+                (format!("{level}.record"), "record")
+            }
+            _ => (format!("{}.toml", slug(&self.doc.pack.name)), "toml"),
+        };
+        if self.dialogs.available() {
+            return self.dialogs.save(&name, extension);
+        }
+        // Beside the current file, else in the folder the editor runs in.
+        let dir = self
+            .doc
+            .path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
+        self.modal = Some(Modal::AskPath { task, path: dir.join(name).display().to_string() });
+        None
+    }
+
+    /// Carries out `task` on a typed-in path.
+    pub fn finish_file_task(&mut self, task: FileTask, path: PathBuf) {
+        self.modal = None;
+        match task {
+            FileTask::Open => self.open_path(&path),
+            FileTask::SaveAs => {
+                let _ = self.save_to(path);
+            }
+            FileTask::ExportToml => self.export_to(&path, false),
+            FileTask::ExportJson => self.export_to(&path, true),
+            FileTask::SaveRecord => self.save_record_to(&path),
+            FileTask::OpenRecord => self.open_record_from(&path),
+        }
     }
 
     /// Saves the preferences (at exit).

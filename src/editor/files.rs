@@ -15,6 +15,11 @@ use crate::level::preserve::update_pack_text;
 /// File dialogs. The editor asks through this trait so that tests can
 /// answer without a desktop.
 pub trait FileDialogs {
+    /// Whether dialogs can be shown at all. When they cannot, the editor
+    /// asks for the path in a field of its own.
+    fn available(&self) -> bool {
+        true
+    }
     /// A pack file to open, or `None` when cancelled.
     fn open(&mut self) -> Option<PathBuf>;
     /// Where to save, suggesting `name`, or `None` when cancelled.
@@ -25,6 +30,14 @@ pub trait FileDialogs {
 pub struct NativeDialogs;
 
 impl FileDialogs for NativeDialogs {
+    /// On Linux the dialogs go through the desktop portal on the session
+    /// bus; without a session bus (a bare X server, some window managers)
+    /// they would return at once as if cancelled.
+    fn available(&self) -> bool {
+        !cfg!(target_os = "linux")
+            || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty())
+    }
+
     fn open(&mut self) -> Option<PathBuf> {
         rfd::FileDialog::new()
             .add_filter("Push Crate pack", &["toml"])

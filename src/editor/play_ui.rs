@@ -56,22 +56,34 @@ impl EditorApp {
 
     /// Saves the game as a record through the dialog.
     pub fn save_record(&mut self) {
+        if self.sandbox.is_some()
+            && let Some(path) = self.pick_save(super::app::FileTask::SaveRecord)
+        {
+            self.save_record_to(&path);
+        }
+    }
+
+    /// Writes the game record to `path`.
+    pub fn save_record_to(&mut self, path: &std::path::Path) {
         let Some(sandbox) = &self.sandbox else { return };
         let text = format!("{}\n", sandbox.record());
-        let name = format!("{}.record", sandbox.level.id);
-        if let Some(path) = self.dialogs_save(&name, "record") {
-            match super::files::write_atomic(&path, &text) {
-                Ok(()) => self.status = format!("Saved the game to {}.", path.display()),
-                Err(e) => self.modal = Some(super::Modal::Error(format!("{e:#}"))),
-            }
+        match super::files::write_atomic(path, &text) {
+            Ok(()) => self.status = format!("Saved the game to {}.", path.display()),
+            Err(e) => self.modal = Some(super::Modal::Error(format!("{e:#}"))),
         }
     }
 
     /// Opens a game record (such as a stalled game from a self-play run)
     /// at its last action.
     pub fn open_record(&mut self) {
-        let Some(path) = self.dialogs_open() else { return };
-        let result = std::fs::read_to_string(&path)
+        if let Some(path) = self.pick_open(super::app::FileTask::OpenRecord) {
+            self.open_record_from(&path);
+        }
+    }
+
+    /// Opens the game record at `path`.
+    pub fn open_record_from(&mut self, path: &std::path::Path) {
+        let result = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
             .and_then(|text| text.parse::<crate::level::record::GameRecord>().map_err(|e| e.to_string()));
         let record = match result {

@@ -795,6 +795,25 @@ impl EditorApp {
                         }
                     });
                 }
+                Modal::AskPath { task, mut path } => {
+                    ui.heading(task.title());
+                    ui.label("No file dialog can be shown here: type the file's path.");
+                    let label = ui.label("Path");
+                    let field = ui
+                        .add(egui::TextEdit::singleline(&mut path).desired_width(460.0))
+                        .labelled_by(label.id);
+                    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    self.modal = Some(Modal::AskPath { task, path: path.clone() });
+                    ui.horizontal(|ui| {
+                        let ok = ui.add_enabled(!path.trim().is_empty(), Button::new("OK")).clicked();
+                        if (ok || enter) && !path.trim().is_empty() {
+                            self.finish_file_task(task, std::path::PathBuf::from(path.trim()));
+                        }
+                        if ui.button("Cancel").clicked() {
+                            self.modal = None;
+                        }
+                    });
+                }
                 Modal::Error(message) => {
                     ui.heading("Something went wrong");
                     ui.label(message);
