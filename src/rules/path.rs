@@ -240,14 +240,34 @@ pub fn sole_path_cells(ends: &RouteEnds, open: Bitboard) -> Bitboard {
             bfs.trace(reachable, &mut on_paths);
         }
     }
-    let candidates = local_cut_candidates(region) & (on_paths - mask);
-    for cell in candidates {
+    let mut candidates = local_cut_candidates(region) & (on_paths - mask);
+    // A corridor: cells with exactly two open neighbours and no route end.
+    // Blocking any cell of one such chain leaves the route ends on the same
+    // sides, so one fill decides the whole chain.
+    let mut route_ends = ends.goals.one | ends.goals.two | Bitboard::from_cell(ends.flag);
+    route_ends.insert(ends.starts.one);
+    route_ends.insert(ends.starts.two);
+    let corridor = candidates & (two_neighbours(region) - route_ends);
+    while let Some(cell) = candidates.first() {
+        let group = if corridor.has(cell) { Bitboard::fill(cell.into(), corridor) } else { cell.into() };
+        candidates = candidates - group;
         let cut = region - Bitboard::from_cell(cell);
         if !ends.holding(cut).contains_all(holding) {
-            mask.insert(cell);
+            mask |= group;
         }
     }
     mask
+}
+
+/// The cells of `open` with exactly two neighbours in `open`.
+fn two_neighbours(open: Bitboard) -> Bitboard {
+    let n = open.shift(Dir::South);
+    let s = open.shift(Dir::North);
+    let e = open.shift(Dir::West);
+    let w = open.shift(Dir::East);
+    let pairs = (n & s) | (n & e) | (n & w) | (s & e) | (s & w) | (e & w);
+    let triples = (n & s & (e | w)) | (e & w & (n | s));
+    open & (pairs - triples)
 }
 
 /// The cells reachable from `from` over `open`, by a plain queue-based
