@@ -57,6 +57,18 @@ pub struct AlphaBeta<E> {
     rng: Option<ChaCha8Rng>,
 }
 
+/// A leaf's value `ply` actions from the root: sooner wins score higher,
+/// later losses lower.
+fn by_distance(value: i32, ply: u32) -> i32 {
+    if value >= WIN_BOUND {
+        value - ply as i32
+    } else if value <= -WIN_BOUND {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
 /// Mate scores are stored relative to the node, not the root.
 fn to_table(value: i32, ply: u32) -> i32 {
     if value > WIN_BOUND {
@@ -111,15 +123,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     }
 
     fn leaf(&self, state: &GameState, ply: u32) -> i32 {
-        let v = self.eval.evaluate(state, state.to_move());
-        // Sooner wins score higher, later losses lower.
-        if v >= WIN_BOUND {
-            v - ply as i32
-        } else if v <= -WIN_BOUND {
-            v + ply as i32
-        } else {
-            v
-        }
+        by_distance(self.eval.evaluate(state, state.to_move()), ply)
     }
 
     fn out_of_limits(&mut self) -> bool {
@@ -265,14 +269,7 @@ impl<E: Evaluator> AlphaBeta<E> {
 /// reference that alpha-beta is tested against.
 pub fn minimax<E: Evaluator>(eval: &E, state: &GameState, depth: u32, ply: u32) -> i32 {
     if state.result().is_some() || depth == 0 {
-        let v = eval.evaluate(state, state.to_move());
-        return if v >= WIN_BOUND {
-            v - ply as i32
-        } else if v <= -WIN_BOUND {
-            v + ply as i32
-        } else {
-            v
-        };
+        return by_distance(eval.evaluate(state, state.to_move()), ply);
     }
     state
         .actions()
