@@ -8,6 +8,7 @@ pub mod ai;
 pub mod analysis;
 pub mod cli;
 pub mod editor;
+pub mod files;
 pub mod generate;
 pub mod level;
 pub mod rules;

@@ -90,7 +90,7 @@ fn config(threads: usize, games: u32) -> Config {
 #[test]
 fn self_play_is_the_same_with_one_or_two_threads() {
     let start = bundled("open");
-    let stop = AtomicBool::new(false);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
     let one = sim::run(&start, &config(1, 60), &|| {}, &stop);
     let two = sim::run(&start, &config(2, 60), &|| {}, &stop);
     assert_eq!(one, two);
@@ -109,7 +109,7 @@ fn self_play_is_the_same_with_one_or_two_threads() {
 #[test]
 fn the_report_adds_up() {
     let start = bundled("open");
-    let stop = AtomicBool::new(false);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
     let results = sim::run(&start, &config(2, 100), &|| {}, &stop);
     let report = Report::new("open", ["a".into(), "b".into()], Player::One, &results, false);
     assert_eq!(report.games, 100);
@@ -128,14 +128,14 @@ fn the_report_adds_up() {
 #[test]
 fn a_stopped_run_keeps_only_finished_games() {
     let start = bundled("open");
-    let stop = AtomicBool::new(true);
+    let stop = std::sync::Arc::new(AtomicBool::new(true));
     assert!(sim::run(&start, &config(1, 10), &|| {}, &stop).is_empty());
 }
 
 #[test]
 fn stalled_games_are_recorded_and_open_at_their_last_action() {
     let start = bundled("maze");
-    let stop = AtomicBool::new(false);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
     let cfg = Config {
         agents: ["random".parse().unwrap(), "random".parse().unwrap()],
         max_actions: 20,
@@ -158,7 +158,7 @@ fn the_ladder_starts_right() {
     // Medium against easy over a few pairs: the full ladder is measured in
     // docs/ai.md, where each strength scores at least 65% against the one below.
     let start = bundled("open");
-    let stop = AtomicBool::new(false);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
     let cfg = Config { agents: ["medium".parse().unwrap(), "easy".parse().unwrap()], ..config(2, 40) };
     let results = sim::run(&start, &cfg, &|| {}, &stop);
     let report = Report::new("open", ["medium".into(), "easy".into()], Player::One, &results, false);

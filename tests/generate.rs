@@ -8,7 +8,11 @@ use pushcrate::level::Pack;
 use pushcrate::level::format::{pack_schema, parse_pack, parse_pack_json, write_pack};
 
 fn run(options: &Options, count: usize) -> Vec<pushcrate::level::Level> {
-    generate(options, count, &|_| {}, &AtomicBool::new(false)).unwrap().into_iter().map(|g| g.level).collect()
+    generate(options, count, &|_| {}, &std::sync::Arc::new(AtomicBool::new(false)))
+        .unwrap()
+        .into_iter()
+        .map(|g| g.level)
+        .collect()
 }
 
 #[test]
@@ -66,7 +70,7 @@ fn balanced_levels_record_their_balance() {
         balance_games: 100,
         ..Options::default()
     };
-    let generated = generate(&options, 2, &|_| {}, &AtomicBool::new(false)).unwrap();
+    let generated = generate(&options, 2, &|_| {}, &std::sync::Arc::new(AtomicBool::new(false))).unwrap();
     for g in &generated {
         let report = g.balance.as_ref().expect("a balance report");
         assert!((0.45..=0.55).contains(&report.first_player_score.rate), "{:?}", report.first_player_score);
@@ -77,7 +81,11 @@ fn balanced_levels_record_their_balance() {
 #[test]
 fn impossible_requests_fail_clearly() {
     let options = Options { width: 4, ..Options::default() };
-    assert!(generate(&options, 1, &|_| {}, &AtomicBool::new(false)).unwrap_err().contains("out of range"));
+    assert!(
+        generate(&options, 1, &|_| {}, &std::sync::Arc::new(AtomicBool::new(false)))
+            .unwrap_err()
+            .contains("out of range")
+    );
 }
 
 #[test]

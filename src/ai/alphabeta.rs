@@ -6,6 +6,8 @@
 //! actions: a bonus action does not use depth up, so the opponent's reply
 //! is always inside the horizon.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
@@ -55,6 +57,8 @@ pub struct AlphaBeta<E> {
     stop: bool,
     deadline: Option<Instant>,
     rng: Option<ChaCha8Rng>,
+    /// Set from outside to end a search early (Ctrl-C, a closed window).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 /// A leaf's value `ply` actions from the root: sooner wins score higher,
@@ -101,7 +105,16 @@ impl<E: Evaluator> AlphaBeta<E> {
             stop: false,
             deadline: None,
             rng: None,
+            cancel: None,
         }
+    }
+
+    /// The same searcher, giving up soon after `cancel` is set (with the
+    /// best action of the last finished iteration).
+    #[must_use]
+    pub fn cancellable(mut self, cancel: Arc<AtomicBool>) -> AlphaBeta<E> {
+        self.cancel = Some(cancel);
+        self
     }
 
     /// The same searcher, breaking ties between equally good actions at
@@ -129,11 +142,10 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn out_of_limits(&mut self) -> bool {
         if self.nodes >= self.limits.nodes {
             self.stop = true;
-        } else if let Some(deadline) = self.deadline
-            && self.nodes.is_multiple_of(1024)
-            && Instant::now() >= deadline
-        {
-            self.stop = true;
+        } else if self.nodes.is_multiple_of(1024) {
+            let late = self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            let cancelled = self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+            self.stop = late || cancelled;
         }
         self.stop
     }

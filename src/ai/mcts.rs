@@ -1,6 +1,9 @@
 //! Monte Carlo tree search (UCT), seeded. Playouts are random and capped;
 //! a capped playout is scored by the sign of the evaluation.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -24,13 +27,29 @@ pub struct Mcts {
     playout_cap: u32,
     exploration: f64,
     rng: ChaCha8Rng,
+    /// Set from outside to end a search early (Ctrl-C, a closed window).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Mcts {
     /// A searcher with its own seeded random source.
     #[must_use]
     pub fn new(iterations: u32, seed: u64) -> Mcts {
-        Mcts { iterations, playout_cap: 60, exploration: 1.4, rng: ChaCha8Rng::seed_from_u64(seed) }
+        Mcts {
+            iterations,
+            playout_cap: 60,
+            exploration: 1.4,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            cancel: None,
+        }
+    }
+
+    /// The same searcher, giving up soon after `cancel` is set (with the
+    /// most visited action so far).
+    #[must_use]
+    pub fn cancellable(mut self, cancel: Arc<AtomicBool>) -> Mcts {
+        self.cancel = Some(cancel);
+        self
     }
 
     fn playout(&mut self, mut state: GameState) -> Option<Player> {
@@ -70,7 +89,10 @@ impl Mcts {
             visits: 0,
             wins: 0.0,
         }];
-        for _ in 0..self.iterations {
+        for iteration in 0..self.iterations {
+            if iteration % 64 == 63 && self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                break;
+            }
             let mut state = *root_state;
             let mut path = vec![0usize];
             let mut node = 0;

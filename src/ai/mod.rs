@@ -18,6 +18,8 @@ mod solver;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -157,6 +159,13 @@ pub enum Agent {
 }
 
 impl Agent {
+    /// The deepest alpha-beta search an agent may be given.
+    pub const MAX_DEPTH: u32 = 64;
+    /// The largest node budget per decision an agent may be given.
+    pub const MAX_NODES: u64 = 1_000_000_000;
+    /// The most MCTS playouts per decision an agent may be given.
+    pub const MAX_ITERATIONS: u32 = 10_000_000;
+
     /// The named strengths of the sandbox, weakest first.
     pub const STRENGTHS: [(&'static str, Agent); 4] = [
         ("easy", Agent::Random),
@@ -168,13 +177,32 @@ impl Agent {
     /// A fresh player of this kind, seeded.
     #[must_use]
     pub fn build(self, seed: u64) -> Box<dyn Strategy> {
+        self.build_cancellable(seed, None)
+    }
+
+    /// A fresh player of this kind, seeded, whose searches give up soon
+    /// after `cancel` is set (their action is then for the caller to
+    /// discard).
+    #[must_use]
+    pub fn build_cancellable(self, seed: u64, cancel: Option<Arc<AtomicBool>>) -> Box<dyn Strategy> {
         match self {
             Agent::Random => Box::new(RandomStrategy::new(seed)),
             Agent::Greedy { noise } => Box::new(Greedy::new(RaceEvaluator, seed).noisy(noise)),
-            Agent::AlphaBeta { depth, nodes } => Box::new(AlphaBetaStrategy {
-                search: AlphaBeta::new(RaceEvaluator, Limits { depth, nodes, time: None }).seeded(seed),
-            }),
-            Agent::Mcts { iterations } => Box::new(MctsStrategy { search: Mcts::new(iterations, seed) }),
+            Agent::AlphaBeta { depth, nodes } => {
+                let mut search =
+                    AlphaBeta::new(RaceEvaluator, Limits { depth, nodes, time: None }).seeded(seed);
+                if let Some(cancel) = cancel {
+                    search = search.cancellable(cancel);
+                }
+                Box::new(AlphaBetaStrategy { search })
+            }
+            Agent::Mcts { iterations } => {
+                let mut search = Mcts::new(iterations, seed);
+                if let Some(cancel) = cancel {
+                    search = search.cancellable(cancel);
+                }
+                Box::new(MctsStrategy { search })
+            }
         }
     }
 }
@@ -202,19 +230,28 @@ impl FromStr for Agent {
         }
         let mut parts = s.split(':');
         let kind = parts.next().unwrap_or_default();
-        let mut number = |default: u64| -> Result<u64, String> {
-            match parts.next() {
-                None => Ok(default),
-                Some(n) => n.parse().map_err(|_| format!("`{n}` in `{s}` is not a number")),
-            }
-        };
+        let mut number =
+            |what: &str, default: u64, range: std::ops::RangeInclusive<u64>| -> Result<u64, String> {
+                let n = match parts.next() {
+                    None => return Ok(default),
+                    Some(n) => n.parse::<u64>().map_err(|_| format!("`{n}` in `{s}` is not a number"))?,
+                };
+                if range.contains(&n) {
+                    Ok(n)
+                } else {
+                    Err(format!("{what} {n} in `{s}` is out of range: {} to {}", range.start(), range.end()))
+                }
+            };
         let agent = match kind {
             "random" => Agent::Random,
-            "greedy" => Agent::Greedy { noise: number(0)?.min(100) as u8 },
-            "alphabeta" => {
-                Agent::AlphaBeta { depth: number(4)?.clamp(1, 64) as u32, nodes: number(40_000)?.max(1) }
-            }
-            "mcts" => Agent::Mcts { iterations: number(2_000)?.clamp(1, 10_000_000) as u32 },
+            "greedy" => Agent::Greedy { noise: number("the noise", 0, 0..=100)? as u8 },
+            "alphabeta" => Agent::AlphaBeta {
+                depth: number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32,
+                nodes: number("the node budget", 40_000, 1..=Agent::MAX_NODES)?,
+            },
+            "mcts" => Agent::Mcts {
+                iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,
+            },
             _ => {
                 return Err(format!(
                     "`{s}` is not an agent (easy, medium, hard, expert, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"

@@ -1,11 +1,15 @@
 //! `pushcrate analyze`: findings drawn with the board, or a JSON report.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::bail;
 
-use super::{EXIT_OK, EXIT_PROBLEMS, OutputFormat, diagnostics, load};
+use std::io::IsTerminal as _;
+
+use super::{
+    DEFAULT_MAX_PROBLEMS, Deny, EXIT_OK, EXIT_PROBLEMS, OutputFormat, clean, diagnostics, err, load, out,
+    refuse,
+};
 use crate::analysis::{
     AnalysisOptions, Finding, LevelReport, PackReport, Severity, Verdict, Witness, analyze_pack,
 };
@@ -13,46 +17,87 @@ use crate::level::Pack;
 use crate::level::render::{cell_list, diagram};
 use crate::rules::{Bitboard, format_actions};
 
+/// The deepest bounded search the command line runs.
+pub const MAX_SEARCH_DEPTH: u32 = 200;
+
 /// What `analyze` was asked.
-pub(super) struct AnalyzeArgs {
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// Pack files; `@default` is the bundled pack.
+    #[arg(required = true)]
     pub packs: Vec<PathBuf>,
+    /// Analyse only this level.
+    #[arg(long)]
     pub level: Option<String>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
     pub format: OutputFormat,
-    pub deny_warnings: bool,
+    /// Treat warnings as errors for the exit code.
+    #[arg(long, value_enum)]
+    pub deny: Option<Deny>,
+    /// Positions the bounded search may visit per question (0 skips it).
+    #[arg(long, default_value_t = 20_000)]
     pub budget: u64,
+    /// Actions the bounded search looks ahead, 1 to 200.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEARCH_DEPTH)))]
     pub depth: u32,
 }
 
+/// Analyses every pack named. The errors that `check` reports are printed
+/// first and make the exit code 1. A pack in which some value could not be
+/// read is not analysed at all, so that no verdict is drawn from defaults
+/// put in place of what the file says; a pack that was read in full is
+/// analysed even with errors (a route cut by walls is explained with the
+/// walled-in region).
 pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
     let options = AnalysisOptions { budget: args.budget, depth: args.depth, cancel: None };
+    let deny_warnings = args.deny == Some(Deny::Warnings);
     let mut failed = false;
     let mut json_packs = Vec::new();
     for path in &args.packs {
-        let loaded = load(path)?;
-        let Some(pack) = &loaded.parsed.pack else {
-            eprint!("{}", diagnostics::render(&loaded, std::io::stderr().is_terminal()));
-            failed = true;
-            continue;
+        let file = load(path)?;
+        let has_errors = file.parsed.has_errors();
+        let pack = match &file.parsed.pack {
+            Some(pack) if file.parsed.complete => pack.clone(),
+            _ => {
+                refuse(&file);
+                failed = true;
+                json_packs.push(serde_json::json!({ "path": file.name, "valid": false, "report": null }));
+                continue;
+            }
         };
-        let mut pack = pack.clone();
+        if has_errors {
+            let mut errors = file.clone();
+            errors.parsed.problems.retain(crate::level::Problem::is_error);
+            err(&diagnostics::render(&errors, std::io::stderr().is_terminal(), DEFAULT_MAX_PROBLEMS));
+            failed = true;
+        }
+        let mut pack = pack;
         if let Some(id) = &args.level {
             if pack.level(id).is_none() {
                 let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.as_str()).collect();
-                bail!("{} has no level `{id}`; its levels are: {}", loaded.name, ids.join(", "));
+                bail!(
+                    "{} has no level `{}`; its levels are: {}",
+                    clean(&file.name),
+                    clean(id),
+                    clean(&ids.join(", "))
+                );
             }
             pack.levels.retain(|l| &l.id == id);
         }
         let report = analyze_pack(&pack, &options);
-        failed |= report.levels.iter().any(|l| l.has_errors() || (args.deny_warnings && l.has_warnings()));
+        failed |= report.levels.iter().any(|l| l.has_errors() || (deny_warnings && l.has_warnings()));
         match args.format {
-            OutputFormat::Text => print!("{}", text(&loaded.name, &pack, &report)),
-            OutputFormat::Json => {
-                json_packs.push(serde_json::json!({ "path": loaded.name, "report": report }))
+            OutputFormat::Text => {
+                let check_errors = file.parsed.problems.iter().filter(|p| p.is_error()).count();
+                out(&text(&file.name, &pack, &report, check_errors))?;
             }
+            OutputFormat::Json => json_packs
+                .push(serde_json::json!({ "path": file.name, "valid": !has_errors, "report": report })),
         }
     }
     if args.format == OutputFormat::Json {
-        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "packs": json_packs }))?);
+        out(&format!("{}\n", serde_json::to_string_pretty(&serde_json::json!({ "packs": json_packs }))?))?;
     }
     Ok(if failed { EXIT_PROBLEMS } else { EXIT_OK })
 }
@@ -75,7 +120,7 @@ fn verdict(v: &Verdict) -> String {
 }
 
 fn finding_text(out: &mut String, finding: &Finding, board: Option<&crate::rules::GameState>) {
-    out.push_str(&format!("{}[{}]: {}\n", label(finding.severity), finding.code, finding.message));
+    out.push_str(&format!("{}[{}]: {}\n", label(finding.severity), finding.code, clean(&finding.message)));
     let marks: Bitboard = finding.cells.iter().copied().collect();
     if let (Some(state), true) = (board, marks.any()) {
         for line in diagram(state, marks).lines() {
@@ -105,7 +150,8 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport) {
     let warnings = report.findings.iter().filter(|f| f.severity == Severity::Warning).count();
     out.push_str(&format!(
         "level `{}` ({}): {errors} errors, {warnings} warnings\n",
-        report.level, report.size
+        clean(&report.level),
+        report.size
     ));
     let level = pack.level(&report.level);
     // Marked cells are drawn on the empty starting board (no `*` of its own).
@@ -148,15 +194,18 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport) {
     out.push('\n');
 }
 
-fn text(name: &str, pack: &Pack, report: &PackReport) -> String {
+fn text(name: &str, pack: &Pack, report: &PackReport, check_errors: usize) -> String {
+    let name = clean(name);
     let mut out = format!("{name}: {} level(s)\n\n", report.levels.len());
     for level in &report.levels {
         level_text(&mut out, pack, level);
     }
     let count =
         |s: Severity| report.levels.iter().flat_map(|l| &l.findings).filter(|f| f.severity == s).count();
+    let check =
+        if check_errors > 0 { format!(" (and {check_errors} from check, above)") } else { String::new() };
     out.push_str(&format!(
-        "{name}: {} errors, {} warnings, {} notes\n",
+        "{name}: {} errors{check}, {} warnings, {} notes\n",
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Note)

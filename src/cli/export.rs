@@ -1,45 +1,99 @@
 //! `pushcrate generate`, `pushcrate export` and `pushcrate schema`.
 
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
-use super::{EXIT_OK, EXIT_PROBLEMS, diagnostics, load};
+use super::{EXIT_INTERRUPTED, EXIT_OK, ExportFormat, clean, err, load_valid};
 use crate::analysis::{AnalysisOptions, Witness, analyze_level};
+use crate::files::{Output, same_file};
 use crate::generate::{GenSymmetry, Options, Style, generate};
 use crate::level::format::{pack_schema, parse_size, write_pack};
-use crate::level::{Level, Pack};
+use crate::level::{Level, MAX_FILE_BYTES, MAX_LEVELS, Pack};
 use crate::rules::Rules;
 use crate::sim::{self, Report};
 
 /// What `generate` was asked.
-pub(super) struct GenerateArgs {
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// Levels to generate, 1 to 10,000 (a pack's limit).
+    #[arg(long, default_value_t = 10, value_parser = parse_count)]
     pub count: usize,
+    /// Files × ranks, each 5 to 11.
+    #[arg(long, default_value = "9x9")]
     pub size: String,
+    /// rot180 (a half turn, players swapped), mirror (top to bottom,
+    /// players swapped) or none.
+    #[arg(long, default_value = "rot180")]
     pub symmetry: GenSymmetry,
+    /// open, corridors, rooms or maze.
+    #[arg(long, default_value = "open")]
     pub style: Style,
+    /// The seed: the same seed gives the same pack.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Keep only levels whose first player scores 45–55% in greedy self-play.
+    #[arg(long)]
     pub balanced: bool,
+    /// Games of each balance check, 2 to 1,000,000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub games: u32,
+    /// The pack's name.
+    #[arg(long)]
     pub name: Option<String>,
+    /// Where to write the pack (standard output when left out). An existing
+    /// file is replaced atomically.
+    #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
-fn write_out(out: Option<&PathBuf>, text: &str) -> anyhow::Result<()> {
-    match out {
-        Some(path) => super::selfplay::atomic_write(path, text),
-        None => {
-            print!("{text}");
-            Ok(())
+fn parse_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_LEVELS).contains(&n) => Ok(n),
+        _ => Err(format!("`{text}` is not a number of levels from 1 to {MAX_LEVELS} (a pack's limit)")),
+    }
+}
+
+/// An output opened before the work: standard output, or a file that is
+/// known writable before anything is computed.
+enum Sink {
+    Stdout,
+    File(Output),
+}
+
+impl Sink {
+    fn open(out: Option<&PathBuf>) -> anyhow::Result<Sink> {
+        Ok(match out {
+            Some(path) => Sink::File(Output::create(path)?),
+            None => Sink::Stdout,
+        })
+    }
+
+    fn write(self, text: &str) -> anyhow::Result<()> {
+        match self {
+            Sink::Stdout => super::out(text),
+            Sink::File(output) => Ok(output.commit(text.as_bytes())?),
         }
     }
 }
 
+/// Refuses a pack text that readers would refuse for its size.
+fn within_limit(text: &str, what: &str) -> anyhow::Result<()> {
+    if text.len() > MAX_FILE_BYTES {
+        bail!(
+            "the {what} would be {} bytes, and packs are at most {MAX_FILE_BYTES} bytes (4 MiB): nothing was written; use fewer levels",
+            text.len()
+        );
+    }
+    Ok(())
+}
+
 pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
-    let (width, height) =
-        parse_size(&args.size).with_context(|| format!("`{}` is not a size such as 9x9", args.size))?;
+    let (width, height) = parse_size(&args.size)
+        .with_context(|| format!("`{}` is not a size such as 9x9", clean(&args.size)))?;
+    let sink = Sink::open(args.out.as_ref())?;
     let options = Options {
         width,
         height,
@@ -51,10 +105,18 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         rules: Rules::default(),
     };
     let bar = super::progress_bar(args.count as u64, "generating [{bar:40}] {pos}/{len} levels, {eta} left");
-    let cancel = AtomicBool::new(false);
+    let cancel = super::selfplay::stop_on_ctrl_c();
     let generated = generate(&options, args.count, &|n| bar.set_position(n as u64), &cancel)
         .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) || generated.len() < args.count {
+        err(&format!(
+            "interrupted after {} of {} levels: nothing was written\n",
+            generated.len(),
+            args.count
+        ));
+        return Ok(EXIT_INTERRUPTED);
+    }
     let mut pack = Pack::new(
         args.name.clone().unwrap_or_else(|| format!("Generated {} levels (seed {})", args.style, args.seed)),
     );
@@ -68,35 +130,87 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         args.seed,
         if args.balanced { ", balanced by self-play" } else { "" }
     ));
+    let mut notes = String::new();
     for g in &generated {
         match &g.balance {
-            Some(b) => eprintln!(
-                "{}: first player {:.1}% [{:.1}% – {:.1}%] over {} greedy games ({} candidates)",
+            Some(b) => notes.push_str(&format!(
+                "{}: first player {:.1}% [{:.1}% – {:.1}%] over {} greedy games ({} candidates)\n",
                 g.level.id,
                 100.0 * b.first_player_score.rate,
                 100.0 * b.first_player_score.low,
                 100.0 * b.first_player_score.high,
                 b.games,
                 g.attempts
-            ),
-            None => eprintln!("{}: passed the analysis ({} candidates)", g.level.id, g.attempts),
+            )),
+            None => {
+                notes.push_str(&format!("{}: passed the analysis ({} candidates)\n", g.level.id, g.attempts))
+            }
         }
         pack.levels.push(g.level.clone());
     }
-    write_out(args.out.as_ref(), &write_pack(&pack))?;
+    err(&notes);
+    let text = write_pack(&pack);
+    within_limit(&text, "pack")?;
+    sink.write(&text)?;
     if let Some(path) = &args.out {
-        eprintln!("wrote {} levels to {}", pack.levels.len(), path.display());
+        err(&format!("wrote {} levels to {}\n", pack.levels.len(), clean(&path.display().to_string())));
     }
     Ok(EXIT_OK)
 }
 
 /// What `export` was asked.
-pub(super) struct ExportArgs {
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The pack file; `@default` is the bundled pack.
     pub pack: PathBuf,
-    pub json: bool,
+    /// toml or json; by default the extension of `--out` decides (TOML
+    /// for standard output).
+    #[arg(long, value_enum)]
+    pub format: Option<ExportFormat>,
+    /// Add a `derived` table to every level: route lengths, sole-path
+    /// cells, symmetry, findings.
+    #[arg(long)]
     pub with_analysis: bool,
+    /// With --with-analysis, also measure balance with this many greedy
+    /// games (0 to 1,000,000).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub balance: u32,
+    /// Where to write (standard output when left out). An existing file is
+    /// replaced atomically, except the pack being exported itself.
+    #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// What `schema` was asked.
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// Where to write it (standard output when left out).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The export format: as asked, else by the extension of `--out`; a format
+/// that contradicts the extension is refused.
+fn export_format(args: &ExportArgs) -> anyhow::Result<ExportFormat> {
+    let by_extension = args.out.as_deref().and_then(|path| {
+        let extension = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        match extension.as_str() {
+            "json" => Some(ExportFormat::Json),
+            "toml" => Some(ExportFormat::Toml),
+            _ => None,
+        }
+    });
+    match (args.format, by_extension) {
+        (Some(asked), Some(named)) if asked != named => bail!(
+            "--format {} does not match the extension of --out {}; name the file .{}, or leave --format out",
+            asked.name(),
+            clean(&args.out.as_deref().map(|p| p.display().to_string()).unwrap_or_default()),
+            asked.name()
+        ),
+        (Some(asked), _) => Ok(asked),
+        (None, Some(named)) => Ok(named),
+        (None, None) => Ok(ExportFormat::Toml),
+    }
 }
 
 /// The version of the derived table.
@@ -156,7 +270,14 @@ fn with_analysis(pack: &Pack, balance_games: u32) -> anyhow::Result<String> {
         for (table, level) in levels.iter_mut().zip(&pack.levels) {
             let balance = if balance_games > 0 {
                 level.start_state(pack.rules).ok().map(|start| {
-                    sim::greedy_balance(&start, &level.id, balance_games, 1, &AtomicBool::new(false)).0
+                    sim::greedy_balance(
+                        &start,
+                        &level.id,
+                        balance_games,
+                        1,
+                        &Arc::new(AtomicBool::new(false)),
+                    )
+                    .0
                 })
             } else {
                 None
@@ -171,29 +292,37 @@ fn with_analysis(pack: &Pack, balance_games: u32) -> anyhow::Result<String> {
 }
 
 pub(super) fn export_command(args: &ExportArgs) -> anyhow::Result<u8> {
-    let loaded = load(&args.pack)?;
-    let Some(pack) = &loaded.parsed.pack else {
-        eprint!("{}", diagnostics::render(&loaded, std::io::stderr().is_terminal()));
-        return Ok(EXIT_PROBLEMS);
-    };
-    if loaded.parsed.has_errors() {
-        eprint!("{}", diagnostics::render(&loaded, std::io::stderr().is_terminal()));
-        return Ok(EXIT_PROBLEMS);
+    let format = export_format(args)?;
+    if let Some(out) = &args.out
+        && args.pack.as_os_str() != super::BUNDLED
+        && same_file(&args.pack, out)
+    {
+        bail!(
+            "--out {} is the pack being exported; export writes canonical text without the file's comments, so it never replaces its input. Write to another file (the editor's Save keeps comments)",
+            clean(&out.display().to_string())
+        );
     }
-    let toml_text = if args.with_analysis { with_analysis(pack, args.balance)? } else { write_pack(pack) };
-    let text = if args.json {
+    let (_, pack) = match load_valid(&args.pack)? {
+        Ok(found) => found,
+        Err(code) => return Ok(code),
+    };
+    let sink = Sink::open(args.out.as_ref())?;
+    let toml_text = if args.with_analysis { with_analysis(&pack, args.balance)? } else { write_pack(&pack) };
+    let text = if format == ExportFormat::Json {
         let value: toml::Value =
             toml::from_str(&toml_text).context("the exported text does not read back")?;
         format!("{}\n", serde_json::to_string_pretty(&value)?)
     } else {
         toml_text
     };
-    write_out(args.out.as_ref(), &text)?;
+    within_limit(&text, "export")?;
+    sink.write(&text)?;
     Ok(EXIT_OK)
 }
 
-pub(super) fn schema_command(out: Option<&PathBuf>) -> anyhow::Result<u8> {
+pub(super) fn schema_command(args: &SchemaArgs) -> anyhow::Result<u8> {
+    let sink = Sink::open(args.out.as_ref())?;
     let text = format!("{}\n", serde_json::to_string_pretty(&pack_schema())?);
-    write_out(out, &text)?;
+    sink.write(&text)?;
     Ok(EXIT_OK)
 }

@@ -10,16 +10,14 @@ mod export;
 mod play;
 mod selfplay;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::level::format::{Parsed, parse_pack};
-use crate::level::{DEFAULT_PACK_TOML, MAX_FILE_BYTES};
-
-/// The name that stands for the pack built into the binary.
-pub const BUNDLED: &str = "@default";
+pub use crate::files::BUNDLED;
+use crate::files::{self, PackFile};
+use crate::level::Pack;
 
 /// Exit code: everything was fine.
 pub const EXIT_OK: u8 = 0;
@@ -27,6 +25,8 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_PROBLEMS: u8 = 1;
 /// Exit code: bad usage, or a file could not be read or written.
 pub const EXIT_USAGE: u8 = 2;
+/// Exit code: the run was interrupted (Ctrl-C) and its report is partial.
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Push Crate Studio: edit, check, analyse and play-test Push Crate level packs.
 #[derive(Debug, Parser)]
@@ -56,6 +56,17 @@ pub enum ExportFormat {
     Json,
 }
 
+impl ExportFormat {
+    /// The format's name, as on the command line and as a file extension.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ExportFormat::Toml => "toml",
+            ExportFormat::Json => "json",
+        }
+    }
+}
+
 /// What `--deny` may name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Deny {
@@ -67,144 +78,57 @@ pub enum Deny {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open the level editor on a pack, or on the bundled pack.
-    Edit {
-        /// The pack file to open.
-        pack: Option<PathBuf>,
-    },
+    Edit(EditArgs),
     /// Validate packs; diagnostics go to stderr. Exit 1 when a pack has errors.
-    Check {
-        /// Pack files; `@default` is the bundled pack.
-        #[arg(required = true)]
-        packs: Vec<PathBuf>,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t)]
-        format: OutputFormat,
-    },
+    Check(CheckArgs),
     /// Draw a position as an ASCII diagram, sole-path cells marked `*`.
-    Show {
-        /// The position.
-        #[command(flatten)]
-        position: play::PositionArgs,
-    },
+    Show(play::ShowArgs),
     /// List the legal actions of a position, sorted, one per line.
-    Moves {
-        /// The position.
-        #[command(flatten)]
-        position: play::PositionArgs,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t)]
-        format: OutputFormat,
-    },
+    Moves(play::MovesArgs),
     /// Analyse levels: route proofs, the race, chokepoints, room for crates,
     /// fencing, symmetry, and a bounded search. Exit 1 on errors (or warnings
     /// with `--deny warnings`).
-    Analyze {
-        /// Pack files; `@default` is the bundled pack.
-        #[arg(required = true)]
-        packs: Vec<PathBuf>,
-        /// Analyse only this level.
-        #[arg(long)]
-        level: Option<String>,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t)]
-        format: OutputFormat,
-        /// Treat warnings as errors for the exit code.
-        #[arg(long, value_enum)]
-        deny: Option<Deny>,
-        /// Positions the bounded search may visit per question (0 skips it).
-        #[arg(long, default_value_t = 20_000)]
-        budget: u64,
-        /// Actions the bounded search looks ahead.
-        #[arg(long, default_value_t = 40)]
-        depth: u32,
-    },
+    Analyze(analyze::AnalyzeArgs),
     /// Play games between two agents in colour-swapped pairs and report win
     /// rates, balance, stalls and game lengths.
     Selfplay(selfplay::SelfPlayArgs),
     /// Look for a forced win of the side to move within N actions.
-    Solve {
-        /// The position.
-        #[command(flatten)]
-        position: play::PositionArgs,
-        /// Actions to look ahead.
-        #[arg(long)]
-        depth: u32,
-        /// Positions to search at most.
-        #[arg(long, default_value_t = 5_000_000)]
-        budget: u64,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t)]
-        format: OutputFormat,
-    },
+    Solve(selfplay::SolveArgs),
     /// Generate a pack of new levels that pass the analysis.
-    Generate {
-        /// Levels to generate.
-        #[arg(long, default_value_t = 10)]
-        count: usize,
-        /// Files × ranks, each 5 to 11.
-        #[arg(long, default_value = "9x9")]
-        size: String,
-        /// rot180 (a half turn, players swapped), mirror (top to bottom,
-        /// players swapped) or none.
-        #[arg(long, default_value = "rot180")]
-        symmetry: crate::generate::GenSymmetry,
-        /// open, corridors, rooms or maze.
-        #[arg(long, default_value = "open")]
-        style: crate::generate::Style,
-        /// The seed: the same seed gives the same pack.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Keep only levels whose first player scores 45–55% in greedy self-play.
-        #[arg(long)]
-        balanced: bool,
-        /// Games of each balance check.
-        #[arg(long, default_value_t = 200)]
-        games: u32,
-        /// The pack's name.
-        #[arg(long)]
-        name: Option<String>,
-        /// Where to write the pack (standard output when left out).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Generate(export::GenerateArgs),
     /// Write a pack for other clients: canonical TOML or JSON, optionally
     /// with derived figures per level.
-    Export {
-        /// The pack file; `@default` is the bundled pack.
-        pack: PathBuf,
-        /// toml or json.
-        #[arg(long, value_enum, default_value_t = ExportFormat::Toml)]
-        format: ExportFormat,
-        /// Add a `derived` table to every level: route lengths, sole-path
-        /// cells, symmetry, findings.
-        #[arg(long)]
-        with_analysis: bool,
-        /// With --with-analysis, also measure balance with this many greedy games.
-        #[arg(long, default_value_t = 0)]
-        balance: u32,
-        /// Where to write (standard output when left out).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Export(export::ExportArgs),
     /// Print the JSON Schema of the pack format.
-    Schema {
-        /// Where to write it (standard output when left out).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Schema(export::SchemaArgs),
     /// Count the action sequences of a given length (perft).
-    Perft {
-        /// The position.
-        #[command(flatten)]
-        position: play::PositionArgs,
-        /// Number of actions.
-        #[arg(long)]
-        depth: u32,
-        /// Print the count below each first action.
-        #[arg(long)]
-        divide: bool,
-    },
+    Perft(play::PerftArgs),
 }
+
+/// What `edit` was asked.
+#[derive(Debug, clap::Args)]
+pub struct EditArgs {
+    /// The pack file to open.
+    pub pack: Option<PathBuf>,
+}
+
+/// What `check` was asked.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Pack files; `@default` is the bundled pack.
+    #[arg(required = true)]
+    pub packs: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: OutputFormat,
+    /// Problems drawn per pack in the text report (0: all); the rest are
+    /// counted by code. JSON lists every problem.
+    #[arg(long, default_value_t = DEFAULT_MAX_PROBLEMS)]
+    pub max_problems: usize,
+}
+
+/// Problems drawn per pack unless `--max-problems` says otherwise.
+pub const DEFAULT_MAX_PROBLEMS: usize = 100;
 
 /// What the command line decided.
 #[derive(Debug)]
@@ -222,21 +146,63 @@ pub fn main() -> Outcome {
     let args = Args::parse();
     match args.command {
         None => Outcome::Edit(None),
-        Some(Command::Edit { pack }) => Outcome::Edit(pack),
+        Some(Command::Edit(edit)) => Outcome::Edit(edit.pack),
         Some(command) => Outcome::Exit(exit_code(run(Args { command: Some(command) }))),
     }
 }
 
-/// The exit code of a run, printing its error.
+/// The exit code of a run, printing its error. A closed standard output
+/// (`pushcrate generate | head`) ends the run quietly, as other Unix tools
+/// do.
 #[must_use]
 pub fn exit_code(result: anyhow::Result<u8>) -> u8 {
     match result {
         Ok(code) => code,
+        Err(error) if is_broken_pipe(&error) => EXIT_OK,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            let _ = writeln!(std::io::stderr(), "error: {}", clean(&format!("{error:#}")));
             EXIT_USAGE
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes `text` to standard output. A closed pipe is an error that
+/// [`exit_code`] turns into a quiet exit.
+pub(crate) fn out(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// Writes `text` to standard error, ignoring a closed stream.
+pub(crate) fn err(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// `text` safe to print on a terminal: control characters (escape
+/// sequences, bells, carriage returns) are shown escaped; newlines and tabs
+/// are kept.
+#[must_use]
+pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut cleaned = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            cleaned.extend(c.escape_default());
+        } else {
+            cleaned.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(cleaned)
 }
 
 /// Checks and summarises the bundled pack: what `pushcrate` does where no
@@ -248,59 +214,18 @@ pub fn summary() -> u8 {
 /// Runs parsed arguments. `Err` is a usage or I/O error (exit 2).
 pub fn run(args: Args) -> anyhow::Result<u8> {
     match args.command {
-        None | Some(Command::Edit { .. }) => default_job(),
-        Some(Command::Check { packs, format }) => check(&packs, format),
-        Some(Command::Show { position }) => play::show(&position),
-        Some(Command::Moves { position, format }) => play::moves(&position, format),
-        Some(Command::Analyze { packs, level, format, deny, budget, depth }) => {
-            analyze::analyze(&analyze::AnalyzeArgs {
-                packs,
-                level,
-                format,
-                deny_warnings: deny == Some(Deny::Warnings),
-                budget,
-                depth,
-            })
-        }
+        None | Some(Command::Edit(_)) => default_job(),
+        Some(Command::Check(args)) => check(&args),
+        Some(Command::Show(args)) => play::show(&args),
+        Some(Command::Moves(args)) => play::moves(&args),
+        Some(Command::Analyze(args)) => analyze::analyze(&args),
         Some(Command::Selfplay(args)) => selfplay::selfplay(&args),
-        Some(Command::Solve { position, depth, budget, format }) => {
-            selfplay::solve_command(&selfplay::SolveArgs { position, depth, budget, format })
-        }
-        Some(Command::Generate { count, size, symmetry, style, seed, balanced, games, name, out }) => {
-            export::generate_command(&export::GenerateArgs {
-                count,
-                size,
-                symmetry,
-                style,
-                seed,
-                balanced,
-                games,
-                name,
-                out,
-            })
-        }
-        Some(Command::Export { pack, format, with_analysis, balance, out }) => {
-            export::export_command(&export::ExportArgs {
-                pack,
-                json: format == ExportFormat::Json,
-                with_analysis,
-                balance,
-                out,
-            })
-        }
-        Some(Command::Schema { out }) => export::schema_command(out.as_ref()),
-        Some(Command::Perft { position, depth, divide }) => play::perft(&position, depth, divide),
+        Some(Command::Solve(args)) => selfplay::solve_command(&args),
+        Some(Command::Generate(args)) => export::generate_command(&args),
+        Some(Command::Export(args)) => export::export_command(&args),
+        Some(Command::Schema(args)) => export::schema_command(&args),
+        Some(Command::Perft(args)) => play::perft(&args),
     }
-}
-
-/// A pack file's text and what reading it gave.
-pub(crate) struct LoadedPack {
-    /// The name to show for the file.
-    pub name: String,
-    /// The text, when it could be read.
-    pub text: String,
-    /// The pack and its problems.
-    pub parsed: Parsed,
 }
 
 /// A progress bar on stderr when it is a terminal, hidden otherwise.
@@ -316,95 +241,94 @@ pub(crate) fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
 
 /// Reads a pack file (or the bundled pack). `Err` only for I/O errors; a
 /// malformed file is a pack with problems.
-pub(crate) fn load(path: &Path) -> anyhow::Result<LoadedPack> {
-    if path.as_os_str() == BUNDLED {
-        let text = DEFAULT_PACK_TOML.to_owned();
-        let parsed = parse_pack(&text);
-        return Ok(LoadedPack { name: "mazes/default.toml (bundled)".to_owned(), text, parsed });
-    }
-    let name = path.display().to_string();
-    let size = std::fs::metadata(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?.len();
-    if size > MAX_FILE_BYTES as u64 {
-        // Refused before reading it into memory.
-        let text = String::new();
-        let parsed = parse_pack(&"#".repeat(MAX_FILE_BYTES + 1));
-        return Ok(LoadedPack {
-            name,
-            text,
-            parsed: Parsed { pack: None, problems: oversized(parsed, size) },
-        });
-    }
-    let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {name}: {e}"))?;
-    let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    match String::from_utf8(bytes) {
-        Ok(text) => {
-            let parsed = if json { crate::level::format::parse_pack_json(&text) } else { parse_pack(&text) };
-            Ok(LoadedPack { name, text, parsed })
+pub(crate) fn load(path: &Path) -> anyhow::Result<PackFile> {
+    Ok(files::read_pack(path)?)
+}
+
+/// Reads a pack that a command is to use: one with any error is refused,
+/// its diagnostics printed as `check` prints them, with exit code 1.
+pub(crate) fn load_valid(path: &Path) -> anyhow::Result<Result<(PackFile, Pack), u8>> {
+    let file = load(path)?;
+    match &file.parsed.pack {
+        Some(pack) if !file.parsed.has_errors() => {
+            let pack = pack.clone();
+            Ok(Ok((file, pack)))
         }
-        Err(e) => {
-            let offset = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let problem = crate::level::Problem::new(
-                crate::level::Code::Syntax,
-                crate::level::Field::Pack,
-                "the file is not UTF-8 text",
-            )
-            .at(offset..offset + 1);
-            Ok(LoadedPack { name, text, parsed: Parsed { pack: None, problems: vec![problem] } })
+        _ => {
+            refuse(&file);
+            Ok(Err(EXIT_PROBLEMS))
         }
     }
 }
 
-fn oversized(parsed: Parsed, size: u64) -> Vec<crate::level::Problem> {
-    parsed
-        .problems
-        .into_iter()
-        .map(|mut p| {
-            p.message = format!("the file is {size} bytes; packs are at most {MAX_FILE_BYTES} bytes (4 MiB)");
-            p
-        })
-        .collect()
+/// Prints why a pack is not used: its diagnostics, as `check` prints them.
+pub(crate) fn refuse(file: &PackFile) {
+    err(&diagnostics::render(file, std::io::stderr().is_terminal(), DEFAULT_MAX_PROBLEMS));
+    err(&format!("error: {} has errors and is not used; `pushcrate check` lists them\n", clean(&file.name)));
 }
 
-fn check(paths: &[PathBuf], format: OutputFormat) -> anyhow::Result<u8> {
+fn check(args: &CheckArgs) -> anyhow::Result<u8> {
     let mut loaded = Vec::new();
-    for path in paths {
-        loaded.push(load(path)?);
+    let mut unreadable = Vec::new();
+    for path in &args.packs {
+        match files::read_pack(path) {
+            Ok(file) => loaded.push(file),
+            Err(error) => {
+                err(&format!("error: {}\n", clean(&error.to_string())));
+                unreadable.push((path.display().to_string(), error.to_string()));
+            }
+        }
     }
     let color = std::io::stderr().is_terminal();
-    match format {
+    match args.format {
         OutputFormat::Text => {
             for pack in &loaded {
-                eprint!("{}", diagnostics::render(pack, color));
+                err(&diagnostics::render(pack, color, args.max_problems));
             }
-            eprintln!("{}", diagnostics::summary(&loaded));
+            let mut line = diagnostics::summary(&loaded);
+            if !unreadable.is_empty() {
+                line.push_str(&format!("; {} file(s) could not be read", unreadable.len()));
+            }
+            err(&format!("{line}\n"));
         }
         OutputFormat::Json => {
-            println!("{}", serde_json::to_string_pretty(&diagnostics::json(&loaded))?);
+            out(&format!("{}\n", diagnostics::json(&loaded, &unreadable)?))?;
         }
     }
-    let any_errors = loaded.iter().any(|p| p.parsed.has_errors());
-    Ok(if any_errors { EXIT_PROBLEMS } else { EXIT_OK })
+    Ok(if !unreadable.is_empty() {
+        EXIT_USAGE
+    } else if loaded.iter().any(|p| p.parsed.has_errors()) {
+        EXIT_PROBLEMS
+    } else {
+        EXIT_OK
+    })
 }
 
 /// With no subcommand: check the bundled pack and list its levels.
 fn default_job() -> anyhow::Result<u8> {
     let pack = load(Path::new(BUNDLED))?;
     let color = std::io::stderr().is_terminal();
-    eprint!("{}", diagnostics::render(&pack, color));
+    err(&diagnostics::render(&pack, color, DEFAULT_MAX_PROBLEMS));
     if let Some(p) = &pack.parsed.pack {
-        println!("{} — {} levels", p.name, p.levels.len());
+        let mut text = format!("{} — {} levels\n", clean(&p.name), p.levels.len());
         for level in &p.levels {
             let status = match level.start_state(p.rules) {
                 Ok(_) => "ok",
                 Err(_) => "errors",
             };
-            println!(
-                "  {:<12} {:>2}×{:<2} {:<7} {}",
-                level.id, level.width, level.height, status, level.name
-            );
+            text.push_str(&format!(
+                "  {:<12} {:>2}×{:<2} {:<7} {}\n",
+                clean(&level.id),
+                level.width,
+                level.height,
+                status,
+                clean(&level.name)
+            ));
         }
-        println!("\nTry: pushcrate show @default --level open    (pushcrate --help lists every command)");
+        text.push_str(
+            "\nTry: pushcrate show @default --level open    (pushcrate --help lists every command)\n",
+        );
+        out(&text)?;
     }
     Ok(if pack.parsed.has_errors() { EXIT_PROBLEMS } else { EXIT_OK })
 }

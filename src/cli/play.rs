@@ -1,12 +1,11 @@
 //! `show`, `moves` and `perft`: a position of a level after some actions.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
 
-use super::{EXIT_OK, EXIT_PROBLEMS, OutputFormat, diagnostics, load};
+use super::{EXIT_OK, OutputFormat, clean, load_valid, out};
 use crate::level::render::{cell_list, diagram};
 use crate::rules::{self, Action, GameState, Player};
 
@@ -23,28 +22,64 @@ pub struct PositionArgs {
     pub actions: String,
 }
 
-/// The position, or the exit code when the pack has errors.
+/// What `show` was asked.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+/// What `moves` was asked.
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// The position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: OutputFormat,
+}
+
+/// The deepest perft the command line runs: deeper counts take years, and
+/// the recursion must fit the stack.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// What `perft` was asked.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// The position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Number of actions, 0 to 20.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_PERFT_DEPTH)))]
+    pub depth: u32,
+    /// Print the count below each first action.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// The position, or the exit code when the pack has errors: a pack with
+/// any error is refused, so that nothing is played with defaults put in
+/// place of what could not be read.
 pub(super) fn position(args: &PositionArgs) -> anyhow::Result<Result<(GameState, Vec<Action>), u8>> {
-    let loaded = load(&args.pack)?;
-    let Some(pack) = &loaded.parsed.pack else {
-        eprint!("{}", diagnostics::render(&loaded, std::io::stderr().is_terminal()));
-        return Ok(Err(EXIT_PROBLEMS));
+    let (file, pack) = match load_valid(&args.pack)? {
+        Ok(found) => found,
+        Err(code) => return Ok(Err(code)),
     };
     let Some(index) = pack.level_index(&args.level) else {
         let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.as_str()).collect();
-        bail!("{} has no level `{}`; its levels are: {}", loaded.name, args.level, ids.join(", "));
+        bail!(
+            "{} has no level `{}`; its levels are: {}",
+            clean(&file.name),
+            clean(&args.level),
+            clean(&ids.join(", "))
+        );
     };
     let level = &pack.levels[index];
-    let mut state = match level.start_state(pack.rules) {
-        Ok(state) => state,
-        Err(_) => {
-            let mut only_level = loaded;
-            only_level.parsed.problems.retain(|p| p.field.level() == Some(index) && p.is_error());
-            eprint!("{}", diagnostics::render(&only_level, std::io::stderr().is_terminal()));
-            eprintln!("error: level `{}` has errors and cannot be played", args.level);
-            return Ok(Err(EXIT_PROBLEMS));
-        }
-    };
+    let mut state = level
+        .start_state(pack.rules)
+        .map_err(|e| anyhow::anyhow!("level `{}` cannot be played: {e}", clean(&args.level)))?;
     let mut played = Vec::new();
     for (n, word) in args.actions.split_whitespace().enumerate() {
         let action: Action = word.parse().with_context(|| format!("action {} of --actions", n + 1))?;
@@ -88,32 +123,36 @@ fn describe(state: &GameState) -> String {
     out
 }
 
-pub(super) fn show(args: &PositionArgs) -> anyhow::Result<u8> {
-    let (state, played) = match position(args)? {
+pub(super) fn show(args: &ShowArgs) -> anyhow::Result<u8> {
+    let (state, played) = match position(&args.position)? {
         Ok(found) => found,
         Err(code) => return Ok(code),
     };
     let sole = state.sole_path_cells();
+    let mut text = String::new();
     if !played.is_empty() {
-        println!("After: {}", rules::format_actions(&played));
+        text.push_str(&format!("After: {}\n", rules::format_actions(&played)));
     }
-    print!("{}", diagram(&state, sole));
-    print!("{}", describe(&state));
-    println!("Sole-path cells (*): {}", if sole.is_empty() { "none".to_owned() } else { cell_list(sole) });
+    text.push_str(&diagram(&state, sole));
+    text.push_str(&describe(&state));
+    text.push_str(&format!(
+        "Sole-path cells (*): {}\n",
+        if sole.is_empty() { "none".to_owned() } else { cell_list(sole) }
+    ));
+    out(&text)?;
     Ok(EXIT_OK)
 }
 
-pub(super) fn moves(args: &PositionArgs, format: OutputFormat) -> anyhow::Result<u8> {
-    let (state, _) = match position(args)? {
+pub(super) fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
+    let (state, _) = match position(&args.position)? {
         Ok(found) => found,
         Err(code) => return Ok(code),
     };
     let actions = state.legal_actions().sorted();
-    match format {
+    match args.format {
         OutputFormat::Text => {
-            for action in &actions {
-                println!("{action}");
-            }
+            let text: String = actions.iter().map(|a| format!("{a}\n")).collect();
+            out(&text)?;
         }
         OutputFormat::Json => {
             let list: Vec<serde_json::Value> = actions
@@ -124,31 +163,32 @@ pub(super) fn moves(args: &PositionArgs, format: OutputFormat) -> anyhow::Result
                 })
                 .collect();
             let report = serde_json::json!({
-                "level": args.level,
+                "level": args.position.level,
                 "to_move": state.turn().number(),
                 "over": state.is_over(),
                 "actions": list,
             });
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
         }
     }
     Ok(EXIT_OK)
 }
 
-pub(super) fn perft(args: &PositionArgs, depth: u32, divide: bool) -> anyhow::Result<u8> {
-    let (state, _) = match position(args)? {
+pub(super) fn perft(args: &PerftArgs) -> anyhow::Result<u8> {
+    let (state, _) = match position(&args.position)? {
         Ok(found) => found,
         Err(code) => return Ok(code),
     };
-    if divide {
-        let mut total = 0;
+    let depth = args.depth;
+    if args.divide {
+        let mut total = 0u64;
         for (action, count) in rules::divide(&state, depth) {
-            println!("{action}: {count}");
+            out(&format!("{action}: {count}\n"))?;
             total += count;
         }
-        println!("\n{}", if depth == 0 { 1 } else { total });
+        out(&format!("\n{}\n", if depth == 0 { 1 } else { total }))?;
     } else {
-        println!("{}", rules::perft(&state, depth));
+        out(&format!("{}\n", rules::perft(&state, depth)))?;
     }
     Ok(EXIT_OK)
 }

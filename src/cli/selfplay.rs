@@ -1,16 +1,15 @@
 //! `pushcrate selfplay` and `pushcrate solve`.
 
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 
-use super::{EXIT_OK, EXIT_PROBLEMS, OutputFormat, diagnostics, load};
+use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out};
 use crate::ai::{Agent, solve};
 use crate::analysis::Verdict;
-use crate::level::Pack;
+use crate::files::write_file;
 use crate::rules::{GameState, format_actions};
 use crate::sim::{self, Config, Report};
 
@@ -25,8 +24,9 @@ pub struct SelfPlayArgs {
     /// Play every level of the pack.
     #[arg(long)]
     pub all: bool,
-    /// Games per level (rounded up to whole colour-swapped pairs).
-    #[arg(long, default_value_t = 400)]
+    /// Games per level, 1 to 1,000,000 (rounded up to whole
+    /// colour-swapped pairs).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     pub games: u32,
     /// The two agents, `A,B`: easy, medium, hard, expert, random, `greedy[:NOISE]`,
     /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
@@ -35,11 +35,11 @@ pub struct SelfPlayArgs {
     /// The run's seed: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Actions after which a game counts as stalled.
-    #[arg(long, default_value_t = 300)]
+    /// Actions after which a game counts as stalled, 1 to 100,000.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_actions: u32,
-    /// Worker threads (0: every core). Does not change the results.
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads, 0 to 256 (0: every core). Does not change the results.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
@@ -49,48 +49,55 @@ pub struct SelfPlayArgs {
     pub save_stalls: Option<PathBuf>,
 }
 
+/// The most games one self-play run plays per level.
+pub const MAX_GAMES: u32 = 1_000_000;
+
+/// The most worker threads a run may ask for.
+pub const MAX_THREADS: usize = 256;
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!("`{text}` is not a number of threads from 0 (every core) to {MAX_THREADS}")),
+    }
+}
+
 /// Reads `A,B` as two agents.
 pub(super) fn parse_agents(text: &str) -> Result<[Agent; 2], String> {
     let (a, b) = text.split_once(',').ok_or_else(|| format!("`{text}` is not two agents `A,B`"))?;
     Ok([a.trim().parse()?, b.trim().parse()?])
 }
 
-fn load_pack(path: &Path) -> anyhow::Result<Result<Pack, u8>> {
-    let loaded = load(path)?;
-    match loaded.parsed.pack {
-        Some(pack) if !loaded.parsed.has_errors() => Ok(Ok(pack)),
-        _ => {
-            let again = load(path)?;
-            eprint!("{}", diagnostics::render(&again, std::io::stderr().is_terminal()));
-            Ok(Err(EXIT_PROBLEMS))
-        }
-    }
-}
-
-fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     // A second handler cannot be set in the same process; the run then
     // simply cannot be interrupted early, which loses nothing.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    // A second Ctrl-C ends the process at once, should a step of the work
+    // take long to notice the first.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    });
     stop
 }
 
 pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
-    let pack = match load_pack(&args.pack)? {
-        Ok(pack) => pack,
+    let pack = match load_valid(&args.pack)? {
+        Ok((_, pack)) => pack,
         Err(code) => return Ok(code),
     };
     let levels: Vec<_> = match (&args.level, args.all) {
         (Some(id), false) => match pack.level(id) {
             Some(level) => vec![level.clone()],
-            None => bail!("the pack has no level `{id}`"),
+            None => bail!("the pack has no level `{}`", clean(id)),
         },
         (None, true) => pack.levels.clone(),
         _ => bail!("name one level with --level ID, or all of them with --all"),
     };
-    if args.games == 0 {
-        bail!("--games must be at least 1");
+    if let Some(dir) = &args.save_stalls {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let config = Config {
         agents: args.agents,
@@ -104,18 +111,17 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     for level in &levels {
         let start: GameState =
             level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
-        let total = u64::from(args.games.div_ceil(2) * 2);
+        let total = u64::from(args.games).div_ceil(2) * 2;
         let bar = super::progress_bar(total, "{msg:12} [{bar:40}] {pos}/{len} games, {eta} left");
         bar.set_message(level.id.clone());
         let results = sim::run(&start, &config, &|| bar.inc(1), &stop);
         bar.finish_and_clear();
         let interrupted = stop.load(Ordering::Relaxed);
         if let Some(dir) = &args.save_stalls {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             for result in results.iter().filter(|r| r.stalled()) {
                 let path = dir.join(format!("{}-game{}.record", level.id, result.index));
                 let text = format!("{}\n", sim::record(&level.id, result));
-                atomic_write(&path, &text)?;
+                write_file(&path, text.as_bytes())?;
             }
         }
         let names = args.agents.map(|a| a.to_string());
@@ -124,27 +130,24 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
             break;
         }
     }
+    let interrupted = stop.load(Ordering::Relaxed);
     match args.format {
-        OutputFormat::Json => {
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "levels": reports }))?)
-        }
+        OutputFormat::Json => out(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "levels": reports, "interrupted": interrupted })
+            )?
+        ))?,
         OutputFormat::Text => {
-            for report in &reports {
-                print!("{}", text(report));
-            }
+            let text: String = reports.iter().map(text).collect();
+            out(&text)?;
         }
     }
+    if interrupted {
+        err("interrupted: the report above is partial\n");
+        return Ok(EXIT_INTERRUPTED);
+    }
     Ok(EXIT_OK)
-}
-
-pub(super) fn atomic_write(path: &Path, text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut file = atomic_write_file::AtomicWriteFile::options()
-        .open(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-    file.commit().with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 fn pct(x: f64) -> String {
@@ -154,7 +157,7 @@ fn pct(x: f64) -> String {
 fn text(r: &Report) -> String {
     let mut out = format!(
         "level `{}`: {} games, {} (A) against {} (B){}\n",
-        r.level,
+        clean(&r.level),
         r.games,
         r.agents[0],
         r.agents[1],
@@ -210,11 +213,23 @@ fn text(r: &Report) -> String {
     out
 }
 
+/// The deepest search `solve` runs.
+pub const MAX_SOLVE_DEPTH: u32 = 200;
+
 /// What `solve` was asked.
-pub(super) struct SolveArgs {
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// The position.
+    #[command(flatten)]
     pub position: super::play::PositionArgs,
+    /// Actions to look ahead, 1 to 200.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SOLVE_DEPTH)))]
     pub depth: u32,
+    /// Positions to search at most.
+    #[arg(long, default_value_t = 5_000_000)]
     pub budget: u64,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
     pub format: OutputFormat,
 }
 
@@ -235,25 +250,33 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
                 "nodes": nodes,
                 "verdict": verdict,
             });
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
         }
         OutputFormat::Text => {
             let mover = state.turn();
-            match &verdict {
-                Verdict::Proved { line } => println!(
+            let line = match &verdict {
+                Verdict::Proved { line } => format!(
                     "proved: {mover} forces a win within {} actions: {} ({nodes} positions)",
                     line.len(),
                     format_actions(line)
                 ),
                 Verdict::Disproved => {
-                    println!(
+                    format!(
                         "disproved: {mover} has no forced win within {} actions ({nodes} positions)",
                         args.depth
-                    );
+                    )
                 }
-                Verdict::Unknown => println!("unknown within the budget of {} positions", args.budget),
-            }
+                Verdict::Unknown if stop.load(Ordering::Relaxed) => {
+                    format!("unknown: interrupted after {nodes} positions")
+                }
+                Verdict::Unknown => format!("unknown within the budget of {} positions", args.budget),
+            };
+            out(&format!("{line}\n"))?;
         }
+    }
+    if stop.load(Ordering::Relaxed) {
+        err("interrupted: the search did not finish\n");
+        return Ok(EXIT_INTERRUPTED);
     }
     Ok(EXIT_OK)
 }

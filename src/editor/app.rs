@@ -12,7 +12,7 @@ use super::files::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack,
 use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
 use crate::level::edit::Mirror;
 use crate::level::format::{line_col, parse_pack, write_pack};
-use crate::level::{Level, MAX_FILE_BYTES, Pack, Problem};
+use crate::level::{Level, Pack, Problem};
 use crate::rules::{Rules, Stage};
 
 /// What to do once unsaved changes are dealt with.
@@ -411,39 +411,25 @@ impl EditorApp {
     /// nothing and shows its diagnostics.
     pub fn open_path(&mut self, path: &Path) {
         let name = path.display().to_string();
-        let size = std::fs::metadata(path).map(|m| m.len());
-        let text = match size {
-            Ok(n) if n > MAX_FILE_BYTES as u64 => {
-                self.modal = Some(Modal::Problems {
-                    file: name,
-                    lines: vec![format!(
-                        "E004: the file is {n} bytes; packs are at most {MAX_FILE_BYTES} bytes (4 MiB)"
-                    )],
-                });
-                return;
-            }
-            Ok(_) => std::fs::read(path),
-            Err(e) => Err(e),
-        };
-        let text = match text.map(String::from_utf8) {
-            Ok(Ok(text)) => text,
-            Ok(Err(_)) => {
-                self.modal = Some(Modal::Problems {
-                    file: name,
-                    lines: vec!["E001: the file is not UTF-8 text".into()],
-                });
-                return;
-            }
+        let file = match crate::files::read_pack(path) {
+            Ok(file) => file,
             Err(e) => {
-                self.modal = Some(Modal::Error(format!("Cannot open {name}: {e}")));
+                self.modal = Some(Modal::Error(format!("Could not open the pack: {e}")));
                 return;
             }
         };
-        let parsed = parse_pack(&text);
+        let crate::files::PackFile { text, parsed, .. } = file;
         match parsed.pack {
             Some(pack) => {
                 let errors = parsed.problems.iter().filter(|p| p.is_error()).count();
-                self.doc = Document::new(pack, Some(path.to_path_buf()), Some(text));
+                // A JSON pack is edited as a new TOML pack: saving over the
+                // JSON file would write TOML into it.
+                let json = crate::files::is_json(path);
+                self.doc = if json {
+                    Document::new(pack, None, None)
+                } else {
+                    Document::new(pack, Some(path.to_path_buf()), Some(text))
+                };
                 self.prefs.remember(path);
                 self.selected_finding = None;
                 self.status = if errors == 0 {
@@ -573,7 +559,7 @@ impl EditorApp {
                 balance_games: 200,
                 rules,
             };
-            let cancel = std::sync::atomic::AtomicBool::new(false);
+            let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let result = crate::generate::generate(&options, 1, &|_| {}, &cancel).map(|mut levels| {
                 let mut level = levels.remove(0).level;
                 let mut id = level.id.clone();

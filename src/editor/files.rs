@@ -1,7 +1,6 @@
 //! Files: dialogs behind a trait, saving with a backup, exports, saved
 //! preferences and the crash-recovery file.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -166,14 +165,10 @@ pub struct Recovery {
     pub saved_at: u64,
 }
 
-/// Writes `text` to `path` atomically: a failed write leaves the old file
-/// as it was.
+/// Writes `text` to `path` atomically, as [`crate::files`] writes every
+/// file: a failed write leaves the old file as it was.
 pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut file = atomic_write_file::AtomicWriteFile::options()
-        .open(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-    file.commit().with_context(|| format!("cannot write {}", path.display()))
+    Ok(crate::files::write_file(path, text.as_bytes())?)
 }
 
 /// The backup kept beside a saved file: `name.toml.bak`.

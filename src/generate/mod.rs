@@ -2,6 +2,7 @@
 //! the analysis with no error, optionally balanced by self-play. The same
 //! options and seed give the same levels.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{Rng, SeedableRng};
@@ -293,7 +294,7 @@ pub fn generate(
     options: &Options,
     count: usize,
     progress: &dyn Fn(usize),
-    cancel: &AtomicBool,
+    cancel: &Arc<AtomicBool>,
 ) -> Result<Vec<Generated>, String> {
     if !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.width)
         || !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.height)

@@ -182,30 +182,14 @@ struct RawPlayer {
     goals: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
-/// Reads a pack exported as JSON (the same layout as the TOML file). Its
-/// problems carry no positions in the JSON text.
+/// Reads a pack exported as JSON (the same layout as the TOML file), with
+/// problems placed in the JSON text; see [`super::json`].
 #[must_use]
 pub fn parse_pack_json(text: &str) -> Parsed {
-    let fatal = |message: String| Parsed {
-        pack: None,
-        problems: vec![Problem::new(Code::Syntax, Field::Pack, message)],
-    };
     if text.len() > MAX_FILE_BYTES {
-        return parse_pack(&"#".repeat(MAX_FILE_BYTES + 1));
+        return parse_pack(text);
     }
-    let value: serde_json::Value = match serde_json::from_str(text) {
-        Ok(value) => value,
-        Err(e) => return fatal(format!("the file is not JSON: {e}")),
-    };
-    let toml_text = match toml::to_string(&value) {
-        Ok(t) => t,
-        Err(e) => return fatal(format!("the JSON does not map onto a pack: {e}")),
-    };
-    let mut parsed = parse_pack(&toml_text);
-    for problem in &mut parsed.problems {
-        problem.span = None;
-    }
-    parsed
+    super::json::parse_pack_json(text)
 }
 
 /// The JSON Schema of the pack format, made from the reader's own types so
@@ -229,9 +213,20 @@ pub struct Parsed {
     pub pack: Option<Pack>,
     /// Every problem found while reading and validating.
     pub problems: Vec<Problem>,
+    /// Whether the pack holds everything the file says: no value failed to
+    /// read and was left at its default. A complete pack with errors is
+    /// still the file's own layout (a route cut by walls, two levels with
+    /// one id), which analysis can explain; an incomplete one is not.
+    pub complete: bool,
 }
 
 impl Parsed {
+    /// A file that could not be read as a pack at all.
+    #[must_use]
+    pub fn failed(problem: Problem) -> Parsed {
+        Parsed { pack: None, problems: vec![problem], complete: false }
+    }
+
     /// Whether any problem is an error.
     #[must_use]
     pub fn has_errors(&self) -> bool {
@@ -280,7 +275,7 @@ impl SourceMap {
 /// is a [`Problem`].
 #[must_use]
 pub fn parse_pack(text: &str) -> Parsed {
-    let fatal = |problem: Problem| Parsed { pack: None, problems: vec![problem] };
+    let fatal = |problem: Problem| Parsed::failed(problem);
     if text.len() > MAX_FILE_BYTES {
         return fatal(Problem::new(
             Code::TooLarge,
@@ -334,6 +329,7 @@ pub fn parse_pack(text: &str) -> Parsed {
     let mut reader = Reader { text, map: SourceMap::default(), problems: Vec::new() };
     let pack = reader.pack(raw);
     let Reader { map, mut problems, .. } = reader;
+    let complete = problems.is_empty();
     for mut problem in pack.problems() {
         if map.is_broken(&problem.field) {
             continue;
@@ -342,7 +338,7 @@ pub fn parse_pack(text: &str) -> Parsed {
         problems.push(problem);
     }
     problems.sort_by_key(|p| p.span.as_ref().map_or(usize::MAX, |s| s.start));
-    Parsed { pack: Some(pack), problems }
+    Parsed { pack: Some(pack), problems, complete }
 }
 
 fn toml_problem(code: Code, error: &toml::de::Error) -> Problem {
@@ -427,11 +423,23 @@ impl Reader<'_> {
         self.map.spans.insert(Field::LevelKey(i, "name"), name.span());
         self.map.spans.insert(Field::LevelKey(i, "size"), size.span());
         let (width, height) = match parse_size(size.get_ref()) {
-            Some((w, h)) if (MIN_SIDE..=MAX_SIDE).contains(&w) && (MIN_SIDE..=MAX_SIDE).contains(&h) => {
+            Some((w, h))
+                if (MIN_SIDE..=MAX_SIDE).contains(&w)
+                    && (MIN_SIDE..=MAX_SIDE).contains(&h)
+                    && *size.get_ref() == format!("{w}x{h}") =>
+            {
                 (w, h)
             }
             parsed => {
                 let message = match parsed {
+                    Some((w, h))
+                        if (MIN_SIDE..=MAX_SIDE).contains(&w) && (MIN_SIDE..=MAX_SIDE).contains(&h) =>
+                    {
+                        format!(
+                            "`{}` is not written as files × ranks with a plain `x` and no spaces or leading zeros; write \"{w}x{h}\"",
+                            size.get_ref().escape_debug()
+                        )
+                    }
                     Some((w, h)) => format!(
                         "a {w} × {h} board is out of range: each side is from {MIN_SIDE} to {MAX_SIDE}"
                     ),

@@ -9,6 +9,7 @@
 
 pub mod edit;
 pub mod format;
+mod json;
 pub mod preserve;
 mod problem;
 pub mod record;

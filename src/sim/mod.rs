@@ -9,6 +9,7 @@
 
 mod stats;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
@@ -78,12 +79,17 @@ fn game_seed(seed: u64, index: u32, agent: usize) -> u64 {
 
 /// Plays game `index` of a run from `start`; `None` when stopped.
 #[must_use]
-pub fn play_game(start: &GameState, config: &Config, index: u32, stop: &AtomicBool) -> Option<GameResult> {
+pub fn play_game(
+    start: &GameState,
+    config: &Config,
+    index: u32,
+    stop: &Arc<AtomicBool>,
+) -> Option<GameResult> {
     let agent_for_one = (index % 2) as usize;
-    let mut players = [
-        config.agents[agent_for_one].build(game_seed(config.seed, index, agent_for_one)),
-        config.agents[1 - agent_for_one].build(game_seed(config.seed, index, 1 - agent_for_one)),
-    ];
+    let build = |agent: usize| {
+        config.agents[agent].build_cancellable(game_seed(config.seed, index, agent), Some(Arc::clone(stop)))
+    };
+    let mut players = [build(agent_for_one), build(1 - agent_for_one)];
     let mut state = *start;
     let mut actions = Vec::new();
     while !state.is_over() && state.actions_played() < config.max_actions {
@@ -91,6 +97,10 @@ pub fn play_game(start: &GameState, config: &Config, index: u32, stop: &AtomicBo
             return None;
         }
         let action = players[state.turn().index()].choose(&state);
+        if stop.load(Ordering::Relaxed) {
+            // The search may have been cut short: its action is not played.
+            return None;
+        }
         if state.play(action).is_err() {
             // A strategy that breaks the rules forfeits nothing here: it is
             // a bug, and the game is recorded as it stood.
@@ -114,7 +124,7 @@ pub fn run(
     start: &GameState,
     config: &Config,
     progress: &(dyn Fn() + Sync),
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Vec<GameResult> {
     let games = config.games.div_ceil(2) * 2;
     let play = || -> Vec<GameResult> {
@@ -150,7 +160,7 @@ pub fn greedy_balance(
     level: &str,
     games: u32,
     seed: u64,
-    cancel: &AtomicBool,
+    cancel: &Arc<AtomicBool>,
 ) -> (Report, Vec<GameResult>) {
     let greedy = Agent::Greedy { noise: 0 };
     let config = Config { agents: [greedy, greedy], games, seed, max_actions: 300, threads: 0 };
@@ -164,7 +174,7 @@ pub fn greedy_run(
     level: &str,
     config: &Config,
     progress: &(dyn Fn() + Sync),
-    cancel: &AtomicBool,
+    cancel: &Arc<AtomicBool>,
 ) -> (Report, Vec<GameResult>) {
     let results = run(start, config, progress, cancel);
     let names = config.agents.map(|a| a.to_string());

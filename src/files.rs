@@ -1,0 +1,376 @@
+//! Reading and writing pack and report files: the one place that does it,
+//! for the command line and the editor alike.
+//!
+//! - Reading caps the bytes read, not the size a file reports, so that a
+//!   device or a pipe (`/dev/zero`) cannot exhaust memory; text that is not
+//!   UTF-8 is a problem (E001) at its byte offset, not a crash.
+//! - Writing a regular file is atomic (a temporary file renamed over the
+//!   old one), keeps the old file's permissions and never widens them. A
+//!   symbolic link is written through to its target, and a device, FIFO or
+//!   socket (`/dev/null`, `/dev/stdout`) is written straight into: neither
+//!   is ever replaced by a regular file. A read-only file and a directory
+//!   are refused.
+//!
+//! *Architecture Invariant*: only [`crate::cli`] and [`crate::editor`] use
+//! this module; the layers below them do no I/O.
+
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::level::format::{Parsed, parse_pack, parse_pack_json};
+use crate::level::{Code, DEFAULT_PACK_TOML, Field, MAX_FILE_BYTES, Problem};
+
+/// The name that stands for the pack built into the binary.
+pub const BUNDLED: &str = "@default";
+
+/// Symbolic links followed before a chain counts as a loop (as Linux does).
+const MAX_LINKS: usize = 40;
+
+/// Why a file could not be read or written. Problems *in* a pack's text are
+/// not errors here: they are [`Problem`]s of the [`PackFile`].
+#[derive(Debug, Error)]
+pub enum FileError {
+    /// The file could not be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file, as named.
+        path: String,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file, as named.
+        path: String,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// A directory was named where a file was meant.
+    #[error("cannot {verb} {path}: it is a directory")]
+    Directory {
+        /// "read" or "write".
+        verb: &'static str,
+        /// The path, as named.
+        path: String,
+    },
+    /// The output exists and is read-only; it is not replaced.
+    #[error("cannot write {path}: the file is read-only (make it writable, or choose another file)")]
+    ReadOnly {
+        /// The file, as named.
+        path: String,
+    },
+    /// The folder the output would go in does not exist.
+    #[error("cannot write {path}: the folder {folder} does not exist")]
+    NoFolder {
+        /// The file, as named.
+        path: String,
+        /// Its folder.
+        folder: String,
+    },
+    /// A FIFO that no process reads: writing would wait forever.
+    #[error("cannot write {path}: it is a FIFO that no process is reading")]
+    NoReader {
+        /// The FIFO, as named.
+        path: String,
+    },
+    /// Symbolic links that never end in a file.
+    #[error("cannot write {path}: too many levels of symbolic links")]
+    LinkLoop {
+        /// The path, as named.
+        path: String,
+    },
+}
+
+/// A pack file's text and what reading it gave.
+#[derive(Clone, Debug)]
+pub struct PackFile {
+    /// The name to show for the file.
+    pub name: String,
+    /// The text as read (invalid UTF-8 shown as U+FFFD; empty when the file
+    /// was too large to read).
+    pub text: String,
+    /// The pack and its problems.
+    pub parsed: Parsed,
+}
+
+impl PackFile {
+    /// Whether the pack can be used: it was read and has no errors.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.parsed.pack.is_some() && !self.parsed.has_errors()
+    }
+}
+
+/// Whether `path` names a JSON pack (by its extension).
+#[must_use]
+pub fn is_json(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// Reads a pack file, or the bundled pack for [`BUNDLED`]. `Err` only when
+/// the file cannot be read at all; anything wrong with its content is a
+/// problem of the returned pack. A `.json` file is read as a JSON pack.
+///
+/// # Errors
+/// [`FileError::Read`] or [`FileError::Directory`].
+pub fn read_pack(path: &Path) -> Result<PackFile, FileError> {
+    if path.as_os_str() == BUNDLED {
+        let text = DEFAULT_PACK_TOML.to_owned();
+        let parsed = parse_pack(&text);
+        return Ok(PackFile { name: "mazes/default.toml (bundled)".to_owned(), text, parsed });
+    }
+    let name = path.display().to_string();
+    let bytes = match read_capped(path, MAX_FILE_BYTES)? {
+        Capped::Whole(bytes) => bytes,
+        Capped::TooLarge { size } => {
+            let size = size.map_or_else(|| format!("more than {MAX_FILE_BYTES}"), |s| s.to_string());
+            let problem = Problem::new(
+                Code::TooLarge,
+                Field::Pack,
+                format!("the file is {size} bytes; packs are at most {MAX_FILE_BYTES} bytes (4 MiB)"),
+            );
+            return Ok(PackFile { name, text: String::new(), parsed: Parsed::failed(problem) });
+        }
+    };
+    Ok(pack_from_bytes(name, bytes, is_json(path)))
+}
+
+/// Reads a pack from bytes already in memory, named `name`.
+#[must_use]
+pub fn pack_from_bytes(name: String, bytes: Vec<u8>, json: bool) -> PackFile {
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let parsed = if json { parse_pack_json(&text) } else { parse_pack(&text) };
+            PackFile { name, text, parsed }
+        }
+        Err(error) => {
+            let offset = error.utf8_error().valid_up_to();
+            let bad = error.as_bytes().get(offset).copied().unwrap_or_default();
+            // The lossy text keeps every valid byte in place and puts one
+            // U+FFFD at `offset`, so the span stays on character boundaries.
+            let text = String::from_utf8_lossy(error.as_bytes()).into_owned();
+            let problem = Problem::new(
+                Code::Syntax,
+                Field::Pack,
+                format!(
+                    "the file is not UTF-8 text: byte {offset} (0x{bad:02x}) is not part of a UTF-8 character"
+                ),
+            )
+            .at(offset..offset + char::REPLACEMENT_CHARACTER.len_utf8());
+            PackFile { name, text, parsed: Parsed::failed(problem) }
+        }
+    }
+}
+
+/// A file read up to a cap.
+enum Capped {
+    /// The whole file.
+    Whole(Vec<u8>),
+    /// More than the cap; its size when the file reports one.
+    TooLarge { size: Option<u64> },
+}
+
+/// Reads at most `cap` bytes of `path`, whatever size it reports.
+fn read_capped(path: &Path, cap: usize) -> Result<Capped, FileError> {
+    let name = || path.display().to_string();
+    let file = File::open(path).map_err(|source| FileError::Read { path: name(), source })?;
+    let metadata = file.metadata().map_err(|source| FileError::Read { path: name(), source })?;
+    if metadata.is_dir() {
+        return Err(FileError::Directory { verb: "read", path: name() });
+    }
+    if metadata.is_file() && metadata.len() > cap as u64 {
+        return Ok(Capped::TooLarge { size: Some(metadata.len()) });
+    }
+    let mut bytes = Vec::new();
+    file.take(cap as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| FileError::Read { path: name(), source })?;
+    if bytes.len() > cap {
+        let size = metadata.is_file().then_some(metadata.len()).filter(|&n| n > cap as u64);
+        return Ok(Capped::TooLarge { size });
+    }
+    Ok(Capped::Whole(bytes))
+}
+
+/// Reads a small text file (a game record, preferences) of at most `cap`
+/// bytes.
+///
+/// # Errors
+/// When the file cannot be read, is larger than `cap`, or is not UTF-8.
+pub fn read_text(path: &Path, cap: usize) -> Result<String, FileError> {
+    let name = || path.display().to_string();
+    match read_capped(path, cap)? {
+        Capped::Whole(bytes) => String::from_utf8(bytes).map_err(|e| FileError::Read {
+            path: name(),
+            source: io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("not UTF-8 text at byte {}", e.utf8_error().valid_up_to()),
+            ),
+        }),
+        Capped::TooLarge { .. } => Err(FileError::Read {
+            path: name(),
+            source: io::Error::new(io::ErrorKind::FileTooLarge, format!("larger than {cap} bytes")),
+        }),
+    }
+}
+
+/// Whether two paths name the same existing file (after every link).
+#[must_use]
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+    }
+}
+
+/// An output opened before the work that fills it, so that an unwritable
+/// destination fails at once, and committed in one piece after.
+pub struct Output {
+    name: String,
+    target: Target,
+}
+
+enum Target {
+    /// A regular file, new or replaced, written atomically.
+    Atomic(atomic_write_file::AtomicWriteFile),
+    /// A device, FIFO or socket, written straight into.
+    Through(File),
+}
+
+impl Output {
+    /// Opens `path` for writing as the module documents: nothing visible
+    /// changes until [`Output::commit`].
+    ///
+    /// # Errors
+    /// When the destination is a directory, read-only, in a missing folder,
+    /// a loop of links, or cannot be opened.
+    pub fn create(path: &Path) -> Result<Output, FileError> {
+        let name = path.display().to_string();
+        let write_error = |source| FileError::Write { path: name.clone(), source };
+        let target = match fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => {
+                return Err(FileError::Directory { verb: "write", path: name });
+            }
+            Ok(metadata) if !metadata.is_file() => {
+                // Opened through the path itself: the kernel resolves links
+                // such as /proc/self/fd/1 that name no file.
+                if is_fifo(&metadata) && !fifo_has_reader(path) {
+                    return Err(FileError::NoReader { path: name });
+                }
+                let file = fs::OpenOptions::new().write(true).open(path).map_err(write_error)?;
+                Target::Through(file)
+            }
+            Ok(metadata) => {
+                if metadata.permissions().readonly() {
+                    return Err(FileError::ReadOnly { path: name });
+                }
+                let real = fs::canonicalize(path).map_err(write_error)?;
+                Target::Atomic(open_atomic(&real).map_err(write_error)?)
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                // A new file, or the missing target of a dangling link,
+                // which is created as a shell's `>` would.
+                let real = resolve_links(path).ok_or_else(|| FileError::LinkLoop { path: name.clone() })?;
+                let folder = match real.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                if !folder.is_dir() {
+                    return Err(FileError::NoFolder { path: name, folder: folder.display().to_string() });
+                }
+                Target::Atomic(open_atomic(&real).map_err(write_error)?)
+            }
+            Err(error) => return Err(write_error(error)),
+        };
+        Ok(Output { name, target })
+    }
+
+    /// Writes `bytes` and makes them the file's content.
+    ///
+    /// # Errors
+    /// When writing fails; a replaced regular file is then left as it was.
+    pub fn commit(self, bytes: &[u8]) -> Result<(), FileError> {
+        let Output { name, target } = self;
+        let write_error = |source| FileError::Write { path: name.clone(), source };
+        match target {
+            Target::Atomic(mut file) => {
+                file.write_all(bytes).map_err(write_error)?;
+                file.commit().map_err(write_error)
+            }
+            Target::Through(mut file) => {
+                file.write_all(bytes).map_err(write_error)?;
+                file.flush().map_err(write_error)
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_fifo(metadata: &fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt as _;
+    metadata.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &fs::Metadata) -> bool {
+    false
+}
+
+/// Whether a process has the FIFO at `path` open for reading: a write
+/// would otherwise wait for one forever.
+#[cfg(unix)]
+fn fifo_has_reader(path: &Path) -> bool {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    // Opening for writing without blocking fails (ENXIO) when no process
+    // reads; the blocking open that follows then returns at once.
+    fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(path).is_ok()
+}
+
+#[cfg(not(unix))]
+fn fifo_has_reader(_: &Path) -> bool {
+    true
+}
+
+fn open_atomic(path: &Path) -> io::Result<atomic_write_file::AtomicWriteFile> {
+    // The default options keep the replaced file's mode and owner.
+    atomic_write_file::AtomicWriteFile::options().open(path)
+}
+
+/// Follows symbolic links from `path` to the path they end at (which need
+/// not exist); `None` for a loop.
+fn resolve_links(path: &Path) -> Option<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::read_link(&current).ok()?;
+                current = match current.parent() {
+                    Some(parent) if target.is_relative() => parent.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Some(current),
+        }
+    }
+    None
+}
+
+/// Writes `bytes` to `path` as [`Output`] does, in one call.
+///
+/// # Errors
+/// As [`Output::create`] and [`Output::commit`].
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    Output::create(path)?.commit(bytes)
+}
