@@ -167,3 +167,36 @@ fn search_alphabeta_tiny_3(bencher: Bencher) {
         search.negamax(black_box(&state), 3, -i32::MAX, i32::MAX, 0)
     });
 }
+
+/// A pack of nearly 4 MiB whose only level lists one crate again and again
+/// (about 700,000 problems), on one line or one entry per line.
+fn problem_pack(one_line: bool) -> String {
+    let head = "format = 1\nname = \"x\"\n[[level]]\nid = \"a\"\nname = \"a\"\nsize = \"9x9\"\np1 = { start = \"e1\" }\np2 = { start = \"e9\" }\ncrates = [";
+    let entry = if one_line { "\"c3\"," } else { "\n\"c3\"," };
+    let count = (pushcrate::level::MAX_FILE_BYTES - head.len() - 8) / entry.len();
+    format!("{head}{}]\n", entry.repeat(count))
+}
+
+const LAYOUTS: &[&str] = &["one-line", "line-each"];
+
+/// Reading and diagnosing a 4 MiB file of problems, as `check` does: the
+/// text report (100 problems drawn, the rest counted) and the JSON report
+/// (every problem with its line and column).
+#[divan::bench(args = LAYOUTS, sample_count = 5, sample_size = 1)]
+fn diagnostics(bencher: Bencher, layout: &str) {
+    let text = problem_pack(layout == "one-line");
+    bencher.bench(|| {
+        let file = pushcrate::files::pack_from_bytes("p.toml".into(), text.clone().into_bytes(), false);
+        let drawn = pushcrate::cli::render_problems(&file, 100);
+        let json = pushcrate::cli::problems_json(std::slice::from_ref(&file)).unwrap();
+        black_box((drawn.len(), json.len()))
+    });
+}
+
+/// The reference: the same text read by the TOML parser alone, into a
+/// generic value.
+#[divan::bench(args = LAYOUTS, sample_count = 5, sample_size = 1)]
+fn diagnostics_reference_toml_parse(bencher: Bencher, layout: &str) {
+    let text = problem_pack(layout == "one-line");
+    bencher.bench(|| black_box(toml::from_str::<toml::Value>(&text).map(|v| v.is_table())));
+}

@@ -11,6 +11,7 @@ mod editor;
 mod examples;
 mod format;
 mod generate;
+mod hostile;
 mod perft;
 mod properties;
 mod support;

@@ -261,6 +261,21 @@ pub(crate) fn load_valid(path: &Path) -> anyhow::Result<Result<(PackFile, Pack),
     }
 }
 
+/// The problems of a pack drawn as `check` draws them: source lines and
+/// carets, at most `limit` problems (0: all), control characters escaped.
+#[must_use]
+pub fn render_problems(file: &PackFile, limit: usize) -> String {
+    diagnostics::render(file, false, limit)
+}
+
+/// The problems of packs as `check --format json` writes them.
+///
+/// # Errors
+/// Only if serialising fails.
+pub fn problems_json(files: &[PackFile]) -> serde_json::Result<String> {
+    diagnostics::json(files, &[])
+}
+
 /// Prints why a pack is not used: its diagnostics, as `check` prints them.
 pub(crate) fn refuse(file: &PackFile) {
     err(&diagnostics::render(file, std::io::stderr().is_terminal(), DEFAULT_MAX_PROBLEMS));

@@ -206,10 +206,16 @@ fn text(r: &Report) -> String {
     if r.verdicts.stall_prone {
         verdicts.push("STALL-PRONE (more than 5% of games stall)");
     }
-    out += &format!(
-        "  verdict: {}\n\n",
-        if verdicts.is_empty() { "balanced, not stall-prone".to_owned() } else { verdicts.join("; ") }
-    );
+    let verdict = if r.games == 0 {
+        "none: no game finished".to_owned()
+    } else if verdicts.is_empty() {
+        "balanced, not stall-prone".to_owned()
+    } else {
+        verdicts.join("; ")
+    };
+    let partial =
+        if r.interrupted && r.games > 0 { " (from the games finished before the interruption)" } else { "" };
+    out += &format!("  verdict: {verdict}{partial}\n\n");
     out
 }
 

@@ -526,7 +526,10 @@ impl EditorApp {
         self.modal = None;
         match parse_pack(&recovery.text).pack {
             Some(pack) => {
-                let source = recovery.path.as_ref().and_then(|p| std::fs::read_to_string(p).ok());
+                let source = recovery
+                    .path
+                    .as_ref()
+                    .and_then(|p| crate::files::read_text(p, crate::level::MAX_FILE_BYTES).ok());
                 self.doc = Document::new(pack, recovery.path.clone(), source);
                 self.doc.mark_unsaved();
                 self.status = "Recovered unsaved work.".into();

@@ -83,8 +83,8 @@ impl EditorApp {
 
     /// Opens the game record at `path`.
     pub fn open_record_from(&mut self, path: &std::path::Path) {
-        let result = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        let result = crate::files::read_text(path, crate::level::MAX_FILE_BYTES)
+            .map_err(|e| e.to_string())
             .and_then(|text| text.parse::<crate::level::record::GameRecord>().map_err(|e| e.to_string()));
         let record = match result {
             Ok(record) => record,

@@ -183,7 +183,8 @@ struct RawPlayer {
 }
 
 /// Reads a pack exported as JSON (the same layout as the TOML file), with
-/// problems placed in the JSON text; see [`super::json`].
+/// problems placed in the JSON text: a key given twice is E001 and `null`
+/// is E002.
 #[must_use]
 pub fn parse_pack_json(text: &str) -> Parsed {
     if text.len() > MAX_FILE_BYTES {

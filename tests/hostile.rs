@@ -1,0 +1,522 @@
+//! Hostile input and hostile command lines: every known way to crash the
+//! command line, make it report a false success, or clobber a file.
+
+use std::io::Read as _;
+use std::process::Stdio;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use proptest::prelude::*;
+use pushcrate::files::{PackFile, pack_from_bytes};
+use pushcrate::level::{DEFAULT_PACK_TOML, MAX_FILE_BYTES};
+
+fn pushcrate() -> Command {
+    let mut cmd = Command::cargo_bin("pushcrate").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/hostile/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every command that reads a pack, with what it needs besides the pack.
+fn pack_commands() -> Vec<Vec<&'static str>> {
+    vec![
+        vec!["check"],
+        vec!["show", "--level", "a"],
+        vec!["moves", "--level", "a"],
+        vec!["perft", "--level", "a", "--depth", "1"],
+        vec!["solve", "--level", "a", "--depth", "1"],
+        vec!["analyze", "--budget", "0"],
+        vec!["selfplay", "--level", "a", "--games", "2"],
+        vec!["export"],
+    ]
+}
+
+fn run_on(command: &[&str], pack: &str) -> assert_cmd::assert::Assert {
+    let mut cmd = pushcrate();
+    cmd.arg(command[0]).arg(pack).args(&command[1..]);
+    cmd.assert()
+}
+
+#[test]
+fn invalid_utf8_is_e001_with_its_byte_offset_in_every_command() {
+    let pack = data("invalid-utf8.toml");
+    for command in pack_commands() {
+        run_on(&command, &pack)
+            .code(1)
+            .stderr(predicate::str::contains("E001").and(predicate::str::contains("panicked").not()));
+    }
+    let out = pushcrate().args(["check", "--format", "json"]).arg(&pack).assert().code(1);
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let problem = &report["packs"][0]["problems"][0];
+    assert_eq!(problem["code"], "E001");
+    assert!(problem["message"].as_str().unwrap().contains("byte 20 (0xff)"), "{problem}");
+    // `name = "x` is 9 characters on line 2; the bad byte is the tenth.
+    assert_eq!((problem["line"].as_u64(), problem["column"].as_u64()), (Some(2), Some(10)));
+}
+
+#[test]
+fn a_pack_with_errors_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    for fixture in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/invalid")).unwrap() {
+        let path = fixture.unwrap().path();
+        pushcrate()
+            .args(["analyze", "--budget", "0", "--deny", "warnings"])
+            .arg(&path)
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains("0 errors, 0 warnings, 0 notes").not());
+    }
+    // A level that reads with a default in place of an unreadable map.
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(
+        &broken,
+        "format = 1\nname = \"b\"\n[[level]]\nid = \"a\"\nname = \"A\"\nsize = \"5x5\"\nmap = '''\n.....\n'''\np1 = { start = \"c1\" }\np2 = { start = \"c5\" }\n",
+    )
+    .unwrap();
+    for command in pack_commands() {
+        run_on(&command, broken.to_str().unwrap()).code(1).stderr(predicate::str::contains("E011"));
+    }
+    let exported = dir.path().join("out.toml");
+    pushcrate().arg("export").arg(&broken).arg("--out").arg(&exported).assert().code(1);
+    assert!(!exported.exists(), "nothing is exported from a broken pack");
+}
+
+#[test]
+fn depths_counts_threads_and_agents_out_of_range_are_usage_errors() {
+    let cases: &[&[&str]] = &[
+        &["perft", "@default", "--level", "tiny", "--depth", "20000"],
+        &["solve", "@default", "--level", "tiny", "--depth", "100000"],
+        &["analyze", "@default", "--depth", "100000"],
+        &["selfplay", "@default", "--level", "open", "--games", "4294967295"],
+        &["selfplay", "@default", "--level", "open", "--games", "0"],
+        &["selfplay", "@default", "--level", "open", "--games", "4", "--threads", "100000"],
+        &[
+            "selfplay",
+            "@default",
+            "--level",
+            "open",
+            "--games",
+            "2",
+            "--agents",
+            "mcts:18446744073709551615,greedy",
+        ],
+        &["selfplay", "@default", "--level", "open", "--games", "2", "--agents", "greedy:101,greedy"],
+        &["selfplay", "@default", "--level", "open", "--games", "2", "--agents", "alphabeta:65,greedy"],
+        &["selfplay", "@default", "--level", "open", "--games", "2", "--max-actions", "0"],
+        &["generate", "--count", "0"],
+        &["generate", "--count", "10001"],
+        &["generate", "--size", "12x9"],
+    ];
+    for args in cases {
+        pushcrate()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("error").and(predicate::str::contains("panicked").not()));
+    }
+}
+
+/// A file in `dir` holding `text`, with permissions `mode`.
+#[cfg(unix)]
+fn file_with_mode(dir: &tempfile::TempDir, name: &str, text: &str, mode: u32) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    path
+}
+
+#[cfg(unix)]
+#[test]
+fn out_writes_through_a_symlink_and_keeps_the_targets_mode() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let real = file_with_mode(&dir, "real.toml", "old", 0o640);
+    let link = dir.path().join("link.toml");
+    std::os::unix::fs::symlink("real.toml", &link).unwrap();
+    pushcrate().args(["export", "@default", "--out"]).arg(&link).assert().success();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert!(std::fs::read_to_string(&real).unwrap().starts_with("format = 1"));
+    assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
+    // A dangling link: its target is created, the link kept.
+    let dangling = dir.path().join("dangling.toml");
+    std::os::unix::fs::symlink("new.toml", &dangling).unwrap();
+    pushcrate().args(["schema", "--out"]).arg(&dangling).assert().success();
+    assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+    assert!(dir.path().join("new.toml").is_file());
+}
+
+#[cfg(unix)]
+#[test]
+fn out_writes_into_devices_and_refuses_a_fifo_nobody_reads() {
+    use std::os::unix::fs::FileTypeExt as _;
+    pushcrate().args(["export", "@default", "--out", "/dev/null"]).assert().success();
+    assert!(
+        std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(),
+        "/dev/null is still a device"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        pushcrate()
+            .args(["export", "@default", "--out"])
+            .arg(&fifo)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("no process is reading"));
+        assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO is kept");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn out_refuses_read_only_files_directories_and_the_input_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let read_only = file_with_mode(&dir, "ro.toml", "keep me", 0o444);
+    pushcrate()
+        .args(["export", "@default", "--out"])
+        .arg(&read_only)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("read-only"));
+    assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "keep me");
+    pushcrate().args(["export", "@default", "--out"]).arg(dir.path()).assert().code(2);
+
+    let own = dir.path().join("own.toml");
+    std::fs::write(&own, DEFAULT_PACK_TOML).unwrap();
+    pushcrate()
+        .arg("export")
+        .arg(&own)
+        .arg("--out")
+        .arg(&own)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is the pack being exported"));
+    assert_eq!(std::fs::read_to_string(&own).unwrap(), DEFAULT_PACK_TOML, "comments and all are kept");
+
+    let json_named_toml = dir.path().join("x.toml");
+    pushcrate()
+        .args(["export", "@default", "--format", "json", "--out"])
+        .arg(&json_named_toml)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not match"));
+    assert!(!json_named_toml.exists());
+    let by_extension = dir.path().join("x.json");
+    pushcrate().args(["export", "@default", "--out"]).arg(&by_extension).assert().success();
+    let text = std::fs::read_to_string(&by_extension).unwrap();
+    assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok(), "the extension chose JSON");
+}
+
+#[test]
+fn generate_fails_on_an_unwritable_out_before_doing_the_work() {
+    pushcrate()
+        .args(["generate", "--count", "50", "--out", "/nonexistent-folder/g.toml"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("does not exist")
+                .and(predicate::str::contains("passed the analysis").not()),
+        );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn reading_a_device_stops_at_the_size_limit() {
+    pushcrate()
+        .args(["check", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("E004"));
+}
+
+/// A pack whose only level has `count` copies of one crate on one line.
+fn duplicate_crates(count: usize) -> String {
+    let crates = vec!["\"c3\""; count].join(",");
+    format!(
+        "format = 1\nname = \"x\"\n[[level]]\nid = \"a\"\nname = \"a\"\nsize = \"9x9\"\np1 = {{ start = \"e1\" }}\np2 = {{ start = \"e9\" }}\ncrates = [{crates}]\n"
+    )
+}
+
+#[test]
+fn thousands_of_problems_are_counted_drawn_in_part_and_placed_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dup.toml");
+    std::fs::write(&path, duplicate_crates(5000)).unwrap();
+    pushcrate().arg("check").arg(&path).assert().code(1).stderr(
+        predicate::str::contains("4899 more problem(s)")
+            .and(predicate::str::contains("E025 ×4899"))
+            .and(predicate::str::contains("4999 errors")),
+    );
+    let out = pushcrate().arg("check").arg(&path).args(["--format", "json"]).assert().code(1);
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let problems = report["packs"][0]["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 4999);
+    // `crates = [` is 10 characters; each entry `"c3",` is 5.
+    let last = problems.last().unwrap();
+    assert_eq!((last["line"].as_u64(), last["column"].as_u64()), (Some(9), Some(11 + 5 * 4999)));
+    // A long line is drawn around the problem, with its true column.
+    let file = pushcrate::files::read_pack(&path).unwrap();
+    let text = pushcrate::cli::render_problems(&file, 0);
+    assert!(text.contains(&format!(":9:{}", 11 + 5 * 4999)));
+    assert!(text.lines().all(|l| l.len() < 400), "no line of the report is drawn whole");
+}
+
+#[test]
+fn writers_never_produce_what_the_reader_refuses() {
+    // 10,000 levels with long notes: valid TOML under 4 MiB whose JSON is
+    // larger.
+    let mut pack = pushcrate::level::Pack::new("big");
+    let notes = "n".repeat(260);
+    for i in 0..10_000 {
+        let mut level = pushcrate::level::Level::new(format!("level-{i}"), 11, 11);
+        level.starts =
+            pushcrate::rules::ByPlayer::new(Some("f1".parse().unwrap()), Some("f11".parse().unwrap()));
+        level.notes = Some(notes.clone());
+        pack.levels.push(level);
+    }
+    let text = pushcrate::level::format::write_pack(&pack);
+    assert!(text.len() < MAX_FILE_BYTES, "the fixture itself is readable");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("big.toml");
+    std::fs::write(&source, &text).unwrap();
+    let json = dir.path().join("big.json");
+    pushcrate()
+        .arg("export")
+        .arg(&source)
+        .arg("--out")
+        .arg(&json)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("4 MiB"));
+    assert!(!json.exists(), "nothing is written");
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    let bin = assert_cmd::cargo::cargo_bin("pushcrate");
+    let mut child = std::process::Command::new(bin)
+        .args(["generate", "--count", "600"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_long_self_play_with_a_partial_report_and_exit_130() {
+    let bin = assert_cmd::cargo::cargo_bin("pushcrate");
+    let child = std::process::Command::new(bin)
+        .args(["selfplay", "@default", "--level", "open", "--games", "2", "--agents", "mcts:10000000,greedy"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Long enough for the handler to be in place; the search takes minutes.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("partial"));
+}
+
+#[test]
+fn terminal_escapes_are_never_printed_raw() {
+    let pack = data("terminal-escape-in-id.toml");
+    for command in pack_commands() {
+        let out = run_on(&command, &pack).get_output().clone();
+        for stream in [&out.stdout, &out.stderr] {
+            assert!(!stream.contains(&0x1b), "{command:?} printed a raw escape");
+            assert!(!stream.contains(&0x07), "{command:?} printed a raw bell");
+        }
+    }
+}
+
+#[test]
+fn json_packs_refuse_duplicate_keys_and_place_every_problem() {
+    pushcrate()
+        .args(["check", &data("json-duplicate-key.json")])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("E001").and(predicate::str::contains("duplicate key `name`")));
+    let out = pushcrate()
+        .args(["check", "--format", "json", &data("json-wrong-type-no-location.json")])
+        .assert()
+        .code(1);
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let problem = &report["packs"][0]["problems"][0];
+    assert_eq!(problem["code"], "E002");
+    // The first level is an array where a table belongs, at column 159.
+    assert_eq!((problem["line"].as_u64(), problem["column"].as_u64()), (Some(1), Some(159)));
+
+    let json = r#"{"format": 1, "name": "n", "level": [{"id": "a", "name": "A", "size": 9,
+  "p1": {"start": "e1"}, "p2": {"start": null}}]}"#;
+    let file = pack_from_bytes("n.json".into(), json.as_bytes().to_vec(), true);
+    assert!(file.parsed.has_errors());
+    let problem = &file.parsed.problems[0];
+    let span = problem.span.clone().unwrap();
+    assert_eq!(&json[span], "null", "{}", problem.message);
+}
+
+#[test]
+fn one_unreadable_file_does_not_stop_the_batch() {
+    pushcrate()
+        .args(["check", "mazes/default.toml", "missing.toml", "mazes/flawed.toml"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("cannot read missing.toml")
+                .and(predicate::str::contains("checked 2 packs"))
+                .and(predicate::str::contains("1 file(s) could not be read")),
+        );
+    let out = pushcrate()
+        .args(["check", "--format", "json", "missing.toml", "mazes/default.toml"])
+        .assert()
+        .code(2);
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let packs = report["packs"].as_array().unwrap();
+    assert_eq!(packs.len(), 2);
+    assert!(
+        packs.iter().any(|p| p["path"] == "missing.toml" && p["valid"] == false && p["error"].is_string())
+    );
+}
+
+#[test]
+fn sizes_are_written_as_the_schema_says() {
+    for name in ["size-padded-accepted.toml", "size-times-sign-accepted.toml"] {
+        pushcrate().args(["check", &data(name)]).assert().code(1).stderr(predicate::str::contains("E010"));
+    }
+}
+
+/// Checks what a reader and the diagnostics make of `bytes`: no panic, and
+/// every span on character boundaries of the text shown.
+fn diagnose(bytes: Vec<u8>, json: bool) -> PackFile {
+    let file = pack_from_bytes("fuzz".into(), bytes, json);
+    for problem in &file.parsed.problems {
+        if let Some(span) = &problem.span {
+            assert!(span.start <= span.end && span.end <= file.text.len(), "{problem:?}");
+            assert!(file.text.is_char_boundary(span.start) && file.text.is_char_boundary(span.end));
+        }
+    }
+    let _ = pushcrate::cli::render_problems(&file, 0);
+    let _ = pushcrate::cli::problems_json(std::slice::from_ref(&file)).unwrap();
+    file
+}
+
+/// Pieces that make a pack's text interesting to break.
+const TOKENS: &[&str] = &[
+    "\"",
+    "'''",
+    "[",
+    "]",
+    "{",
+    "}",
+    "=",
+    ",",
+    "\n",
+    "#",
+    "\\",
+    "\\u0000",
+    "\u{1b}[31m",
+    "é",
+    "\u{feff}",
+    "null",
+    "[[level]]",
+    "size = \"11x11\"",
+    "crates = [\"z9\"]",
+    "map = '''\nX\n'''",
+    "format = 2",
+    "9x9",
+    "\r",
+    "\r\n",
+    "-1",
+    "1e400",
+    "18446744073709551616",
+    "\u{0}",
+];
+
+/// Cases per fuzz test: 256 in the suite; `PUSHCRATE_FUZZ_CASES` sets more
+/// for a long run (docs/performance.md records one of a million).
+fn fuzz_cases() -> u32 {
+    std::env::var("PUSHCRATE_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
+
+    /// Random edits of the bundled pack: bytes replaced, tokens inserted,
+    /// the text cut short.
+    #[test]
+    fn edited_packs_never_panic(
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..TOKENS.len(), any::<u8>(), 0u8..3), 1..8),
+        cut in any::<prop::sample::Index>(),
+        cut_it in any::<bool>(),
+    ) {
+        let mut bytes = DEFAULT_PACK_TOML.as_bytes().to_vec();
+        for (at, token, byte, kind) in edits {
+            let i = at.index(bytes.len() + 1);
+            match kind {
+                0 => bytes.splice(i..i, TOKENS[token].bytes()).for_each(drop),
+                1 if i < bytes.len() => bytes[i] = byte,
+                _ => bytes.truncate(i.max(1)),
+            }
+        }
+        if cut_it {
+            bytes.truncate(cut.index(bytes.len() + 1));
+        }
+        diagnose(bytes, false);
+    }
+
+    /// Random edits of the bundled pack's JSON export.
+    #[test]
+    fn edited_json_packs_never_panic(
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..TOKENS.len(), any::<u8>(), 0u8..3), 1..8),
+    ) {
+        let value: toml::Value = toml::from_str(DEFAULT_PACK_TOML).unwrap();
+        let mut bytes = serde_json::to_vec_pretty(&value).unwrap();
+        for (at, token, byte, kind) in edits {
+            let i = at.index(bytes.len() + 1);
+            match kind {
+                0 => bytes.splice(i..i, TOKENS[token].bytes()).for_each(drop),
+                1 if i < bytes.len() => bytes[i] = byte,
+                _ => bytes.truncate(i.max(1)),
+            }
+        }
+        diagnose(bytes, true);
+    }
+
+    /// Arbitrary bytes.
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048), json in any::<bool>()) {
+        diagnose(bytes, json);
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    for (text, json) in [
+        (format!("format = 1\nname = {}{}", "[".repeat(100_000), "]".repeat(100_000)), false),
+        (format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)), true),
+        (format!("{{\"format\": 1, \"name\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000)), true),
+    ] {
+        let file = diagnose(text.into_bytes(), json);
+        assert!(file.parsed.has_errors());
+    }
+}
