@@ -34,20 +34,20 @@ const MAX_LINKS: usize = 40;
 #[derive(Debug, Error)]
 pub enum FileError {
     /// The file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {cause}")]
     Read {
         /// The file, as named.
         path: String,
         /// What the system said.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The file could not be written.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {cause}")]
     Write {
         /// The file, as named.
         path: String,
         /// What the system said.
-        source: io::Error,
+        cause: io::Error,
     },
     /// A directory was named where a file was meant.
     #[error("cannot {verb} {path}: it is a directory")]
@@ -177,8 +177,8 @@ enum Capped {
 /// Reads at most `cap` bytes of `path`, whatever size it reports.
 fn read_capped(path: &Path, cap: usize) -> Result<Capped, FileError> {
     let name = || path.display().to_string();
-    let file = File::open(path).map_err(|source| FileError::Read { path: name(), source })?;
-    let metadata = file.metadata().map_err(|source| FileError::Read { path: name(), source })?;
+    let file = File::open(path).map_err(|cause| FileError::Read { path: name(), cause })?;
+    let metadata = file.metadata().map_err(|cause| FileError::Read { path: name(), cause })?;
     if metadata.is_dir() {
         return Err(FileError::Directory { verb: "read", path: name() });
     }
@@ -188,7 +188,7 @@ fn read_capped(path: &Path, cap: usize) -> Result<Capped, FileError> {
     let mut bytes = Vec::new();
     file.take(cap as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|source| FileError::Read { path: name(), source })?;
+        .map_err(|cause| FileError::Read { path: name(), cause })?;
     if bytes.len() > cap {
         let size = metadata.is_file().then_some(metadata.len()).filter(|&n| n > cap as u64);
         return Ok(Capped::TooLarge { size });
@@ -206,14 +206,14 @@ pub fn read_text(path: &Path, cap: usize) -> Result<String, FileError> {
     match read_capped(path, cap)? {
         Capped::Whole(bytes) => String::from_utf8(bytes).map_err(|e| FileError::Read {
             path: name(),
-            source: io::Error::new(
+            cause: io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("not UTF-8 text at byte {}", e.utf8_error().valid_up_to()),
             ),
         }),
         Capped::TooLarge { .. } => Err(FileError::Read {
             path: name(),
-            source: io::Error::new(io::ErrorKind::FileTooLarge, format!("larger than {cap} bytes")),
+            cause: io::Error::new(io::ErrorKind::FileTooLarge, format!("larger than {cap} bytes")),
         }),
     }
 }
@@ -258,7 +258,7 @@ impl Output {
     /// a loop of links, or cannot be opened.
     pub fn create(path: &Path) -> Result<Output, FileError> {
         let name = path.display().to_string();
-        let write_error = |source| FileError::Write { path: name.clone(), source };
+        let write_error = |cause| FileError::Write { path: name.clone(), cause };
         let target = match fs::metadata(path) {
             Ok(metadata) if metadata.is_dir() => {
                 return Err(FileError::Directory { verb: "write", path: name });
@@ -303,7 +303,7 @@ impl Output {
     /// When writing fails; a replaced regular file is then left as it was.
     pub fn commit(self, bytes: &[u8]) -> Result<(), FileError> {
         let Output { name, target } = self;
-        let write_error = |source| FileError::Write { path: name.clone(), source };
+        let write_error = |cause| FileError::Write { path: name.clone(), cause };
         match target {
             Target::Atomic(mut file) => {
                 file.write_all(bytes).map_err(write_error)?;
