@@ -2,7 +2,8 @@
 # The project's whole check, as CI runs it: formatting, lints with warnings
 # denied, every test (optimised, with debug assertions on), the docs, and
 # every shipped, generated and exported pack validated against the JSON
-# Schema by an independent validator.
+# Schema by three independent validators (Python's jsonschema, ajv, taplo),
+# which must also refuse, as `pushcrate check` does, a set of broken packs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,3 +28,5 @@ done
 "$bin" export mazes/default.toml --with-analysis --out "$out/default-derived.toml"
 "$bin" export mazes/default.toml --with-analysis --format json --out "$out/default-derived.json"
 python3 scripts/validate_packs.py mazes/*.toml "$out"/*.toml "$out"/*.json
+# The same packs with ajv (strict, draft 2020-12) and taplo, from npm.
+scripts/validate_external.sh mazes/*.toml "$out"/*.toml "$out"/*.json

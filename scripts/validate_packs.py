@@ -26,6 +26,18 @@ for name in sys.argv[1:]:
     failed += bool(errors)
     print(f"{path}: {'INVALID' if errors else 'valid'} ({len(data.get('level', []))} levels)")
 
+# Packs the schema must refuse (as `pushcrate check` does), and packs it
+# must accept.
+for path in sorted((ROOT / "tests" / "data" / "schema-reject").iterdir()):
+    data = json.loads(path.read_text()) if path.suffix == ".json" else tomllib.loads(path.read_text())
+    if not list(validator.iter_errors(data)):
+        print(f"{path}: the schema accepted a pack it must refuse")
+        failed += 1
+for path in sorted((ROOT / "tests" / "data" / "schema-accept").iterdir()):
+    if list(validator.iter_errors(tomllib.loads(path.read_text()))):
+        print(f"{path}: the schema refused a pack it must accept")
+        failed += 1
+
 # A pack the schema must refuse, so that a schema accepting anything fails.
 broken = tomllib.loads('format = 1\nname = "x"\n[[level]]\nid = "bad id"\nname = ""\nsize = "12x9"\ncolour = 3\n')
 if not list(validator.iter_errors(broken)):

@@ -148,3 +148,64 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_schema_has_no_null_and_only_standard_formats() {
+    let schema = pushcrate::level::format::pack_schema();
+    let text = schema.to_string();
+    assert!(!text.contains("\"null\""), "a null type would let serialisers write what the reader refuses");
+    for format in ["int64", "uint32", "int32", "uint64", "uint8", "double", "float"] {
+        assert!(!text.contains(&format!("\"format\":\"{format}\"")), "non-standard format {format}");
+    }
+    let required = |pointer: &str| -> Vec<String> {
+        schema
+            .pointer(pointer)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(required("/required").contains(&"level".to_owned()));
+    for key in ["id", "name", "size", "p1", "p2"] {
+        assert!(required("/$defs/Level/required").contains(&key.to_owned()), "{key}");
+    }
+    assert!(required("/$defs/Player/required").contains(&"start".to_owned()));
+    let goals = schema.pointer("/$defs/Player/properties/goals").unwrap();
+    assert_eq!(goals["minItems"], 1);
+    assert_eq!(goals["uniqueItems"], true);
+}
+
+#[test]
+fn every_pack_the_schema_refuses_check_refuses_too() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/schema-reject");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let file = pushcrate::files::read_pack(&path).unwrap();
+        assert!(file.parsed.has_errors(), "{} was accepted", path.display());
+        seen += 1;
+    }
+    assert!(seen >= 20);
+    let accept = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/schema-accept/crlf-indented-map.toml");
+    let file = pushcrate::files::read_pack(std::path::Path::new(accept)).unwrap();
+    assert!(!file.parsed.has_errors(), "{:?}", file.parsed.problems);
+}
+
+#[test]
+fn map_rows_end_with_lf_or_crlf_and_are_indented_with_spaces_or_tabs_only() {
+    let pack = |map: &str| {
+        format!(
+            "format = 1\nname = \"m\"\n[[level]]\nid = \"a\"\nname = \"A\"\nsize = \"5x5\"\nmap = {}\np1 = {{ start = \"c1\" }}\np2 = {{ start = \"c5\" }}\n",
+            serde_json::to_string(map).unwrap()
+        )
+    };
+    let codes = |map: &str| -> Vec<&'static str> {
+        parse_pack(&pack(map)).problems.iter().map(|p| p.code.as_str()).collect()
+    };
+    assert!(codes(".....\r\n.#...\r\n.....\r\n.....\r\n.....\r\n").is_empty());
+    assert!(codes("  .....\n\t.#...\n.....  \n.....\n.....\n").is_empty());
+    assert_eq!(codes("\u{a0}....\n.....\n.....\n.....\n.....\n"), ["E012"]);
+    assert!(codes(".....\r.....\n.....\n.....\n.....\n").contains(&"E011"));
+}

@@ -44,8 +44,10 @@ mod schema_types {
     pub struct LevelId(#[schemars(pattern(r"^[A-Za-z0-9_-]{1,64}$"))] String);
 
     /// The walls: one row per rank, top rank first, `#` wall and `.` floor.
+    /// Rows end with `\n` or `\r\n`; spaces and tabs around a row, and blank
+    /// lines, are ignored.
     #[derive(JsonSchema)]
-    pub struct Map(#[schemars(pattern(r"^[#.\s]*$"))] String);
+    pub struct Map(#[schemars(pattern(r"^(?:[ \t]*[#.]*[ \t]*\r?\n)*[ \t]*[#.]*[ \t]*$"))] String);
 
     /// Which jumps are allowed.
     #[derive(JsonSchema)]
@@ -61,11 +63,79 @@ mod schema_types {
 
     /// Derived figures a tool added for clients (`pushcrate export
     /// --with-analysis`). Never read back: the level's own keys are the
-    /// truth.
+    /// truth, and a reader accepts any content here.
     #[derive(JsonSchema)]
     pub struct Derived {
-        /// The version of the derived table's layout.
-        pub version: u32,
+        /// The version of the derived table's layout (now 1).
+        #[schemars(range(min = 1))]
+        pub version: Option<i64>,
+        /// Whether the level has no error.
+        pub valid: Option<bool>,
+        /// Steps of each route over the floor; -1 where walls cut it.
+        pub route_steps: Option<RouteSteps>,
+        /// Who reaches the flag first, and by how many actions.
+        pub race: Option<Race>,
+        /// Cells where no crate may go at the start.
+        #[schemars(extend("uniqueItems" = true))]
+        pub sole_path_cells: Option<Vec<CellName>>,
+        /// How many cells can take a crate at the start.
+        #[schemars(range(min = 0))]
+        pub placement_cells: Option<i64>,
+        /// The board's symmetries.
+        pub symmetry: Option<DerivedSymmetry>,
+        /// The analysis finding codes of the level, each once.
+        #[schemars(extend("uniqueItems" = true), inner(regex(pattern = r"^[AEW][0-9]{3}$")))]
+        pub findings: Option<Vec<String>>,
+        /// A greedy self-play balance measurement.
+        pub balance: Option<DerivedBalance>,
+    }
+
+    /// Steps of each route; -1 where walls cut it.
+    #[derive(JsonSchema)]
+    pub struct RouteSteps {
+        #[schemars(range(min = -1))]
+        pub p1_start_to_flag: Option<i64>,
+        #[schemars(range(min = -1))]
+        pub p1_flag_to_goal: Option<i64>,
+        #[schemars(range(min = -1))]
+        pub p2_start_to_flag: Option<i64>,
+        #[schemars(range(min = -1))]
+        pub p2_flag_to_goal: Option<i64>,
+    }
+
+    /// The race to the flag (see docs/analysis.md).
+    #[derive(JsonSchema)]
+    pub struct Race {
+        /// 1 or 2.
+        #[schemars(range(min = 1, max = 2))]
+        pub first_to_flag: Option<i64>,
+        /// The lead in actions.
+        #[schemars(range(min = 0))]
+        pub lead: Option<i64>,
+    }
+
+    /// The board's symmetries.
+    #[derive(JsonSchema)]
+    pub struct DerivedSymmetry {
+        pub half_turn_swapping_players: Option<bool>,
+        pub mirror_ranks_swapping_players: Option<bool>,
+        pub mirror_files: Option<bool>,
+    }
+
+    /// A self-play balance measurement.
+    #[derive(JsonSchema)]
+    pub struct DerivedBalance {
+        #[schemars(range(min = 0))]
+        pub games: Option<i64>,
+        pub agents: Option<String>,
+        #[schemars(range(min = 0.0, max = 1.0))]
+        pub first_player_score: Option<f64>,
+        #[schemars(range(min = 0.0, max = 1.0))]
+        pub first_player_low: Option<f64>,
+        #[schemars(range(min = 0.0, max = 1.0))]
+        pub first_player_high: Option<f64>,
+        #[schemars(range(min = 0.0, max = 1.0))]
+        pub stall_rate: Option<f64>,
     }
 }
 
@@ -91,7 +161,7 @@ struct RawPack {
     rules: Option<RawRules>,
     /// The levels, in order.
     #[serde(default)]
-    #[schemars(length(min = 1, max = 10000))]
+    #[schemars(required, length(min = 1, max = 10000))]
     level: Vec<RawLevel>,
 }
 
@@ -132,14 +202,14 @@ struct RawLevel {
     #[schemars(with = "String", length(max = 200))]
     name: Spanned<String>,
     /// Who made the level.
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", length(max = 200))]
     author: Option<Spanned<String>>,
     /// Notes for designers.
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", length(max = 10000))]
     notes: Option<Spanned<String>>,
     /// Free tags.
     #[serde(default)]
-    #[schemars(length(max = 32))]
+    #[schemars(length(max = 32), inner(length(max = 64)))]
     tags: Vec<String>,
     /// Files × ranks.
     #[schemars(with = "schema_types::Size")]
@@ -154,10 +224,10 @@ struct RawLevel {
     #[schemars(with = "Option<schema_types::CellName>")]
     flag: Option<Spanned<String>>,
     /// Player 1.
-    #[schemars(with = "Option<RawPlayer>")]
+    #[schemars(with = "RawPlayer")]
     p1: Option<Spanned<RawPlayer>>,
     /// Player 2.
-    #[schemars(with = "Option<RawPlayer>")]
+    #[schemars(with = "RawPlayer")]
     p2: Option<Spanned<RawPlayer>>,
     /// Initial crates.
     #[serde(default)]
@@ -174,11 +244,15 @@ struct RawLevel {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Player")]
 struct RawPlayer {
-    /// The start square (required for the level to be playable).
-    #[schemars(with = "Option<schema_types::CellName>")]
+    /// The start square.
+    #[schemars(with = "schema_types::CellName")]
     start: Option<Spanned<String>>,
     /// The goal set; default every floor cell of the start square's rank.
-    #[schemars(with = "Option<Vec<schema_types::CellName>>")]
+    #[schemars(
+        with = "Option<Vec<schema_types::CellName>>",
+        length(min = 1),
+        extend("uniqueItems" = true)
+    )]
     goals: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
@@ -199,10 +273,55 @@ pub fn parse_pack_json(text: &str) -> Parsed {
 #[must_use]
 pub fn pack_schema() -> serde_json::Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(RawPack)).unwrap_or_default();
+    strict_schema(&mut schema);
+    if let Some(serde_json::Value::Array(required)) = schema.get_mut("required")
+        && !required.iter().any(|k| k == "level")
+    {
+        // `level` reads as empty when left out, then fails as E007.
+        required.push("level".into());
+    }
     if let Some(object) = schema.as_object_mut() {
         object.insert("$id".into(), "https://pushcrate.invalid/schemas/pack-1.json".into());
     }
     schema
+}
+
+/// Makes a generated schema say exactly what the reader accepts: no `null`
+/// anywhere (the reader refuses it; leave a key out instead), and only
+/// standard formats (schemars adds `int64` and `uint32`, which strict
+/// validators refuse as unknown).
+fn strict_schema(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(object) => {
+            if let Some(serde_json::Value::Array(types)) = object.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    object.insert("type".into(), only);
+                }
+            }
+            if object.get("format").is_some_and(serde_json::Value::is_string) && object.contains_key("type") {
+                object.remove("format");
+            }
+            if let Some(serde_json::Value::Array(choices)) = object.get_mut("anyOf") {
+                choices.retain(|c| c.get("type").is_none_or(|t| t != "null"));
+                if choices.len() == 1 {
+                    let only = choices.remove(0);
+                    object.remove("anyOf");
+                    if let serde_json::Value::Object(inner) = only {
+                        for (key, value) in inner {
+                            object.entry(key).or_insert(value);
+                        }
+                    }
+                }
+            }
+            for child in object.values_mut() {
+                strict_schema(child);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strict_schema),
+        _ => {}
+    }
 }
 
 /// The result of reading a pack: the pack when the file could be read as
@@ -636,16 +755,18 @@ impl Reader<'_> {
     }
 }
 
-/// The map's non-empty rows with their byte offsets in the value; rows are
-/// trimmed, so the map may be indented.
+/// The map's non-empty rows with their byte offsets in the value. Rows end
+/// with `\n` or `\r\n`; spaces and tabs around a row are indentation, and
+/// any other character (a lone `\r`, a no-break space) is part of the row.
 fn map_rows(map: &str) -> Vec<(usize, &str)> {
     let mut rows = Vec::new();
     let mut offset = 0;
     for line in map.split('\n') {
-        let trimmed_start = line.trim_start();
-        let row = trimmed_start.trim_end();
+        let content = line.strip_suffix('\r').unwrap_or(line);
+        let trimmed_start = content.trim_start_matches([' ', '\t']);
+        let row = trimmed_start.trim_end_matches([' ', '\t']);
         if !row.is_empty() {
-            rows.push((offset + (line.len() - trimmed_start.len()), row));
+            rows.push((offset + (content.len() - trimmed_start.len()), row));
         }
         offset += line.len() + 1;
     }
