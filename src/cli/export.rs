@@ -246,7 +246,14 @@ fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_
     sym.insert("mirror_ranks_swapping_players", report.symmetry.mirror_ranks_swapping_players.into());
     sym.insert("mirror_files", report.symmetry.mirror_files.into());
     t.insert("symmetry", value(sym));
-    let codes: Array = report.findings.iter().map(|f| f.code.as_str()).collect();
+    // Each code once, in the order the analysis reports them.
+    let mut codes: Vec<&str> = Vec::new();
+    for finding in &report.findings {
+        if !codes.contains(&finding.code.as_str()) {
+            codes.push(finding.code.as_str());
+        }
+    }
+    let codes: Array = codes.into_iter().collect();
     t.insert("findings", value(codes));
     if let Some(b) = balance {
         let mut bal = InlineTable::new();
