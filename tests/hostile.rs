@@ -34,6 +34,11 @@ fn pack_commands() -> Vec<Vec<&'static str>> {
     ]
 }
 
+/// `pushcrate export PACK --out OUT`.
+fn export_to(pack: &std::path::Path, out: &std::path::Path) -> assert_cmd::assert::Assert {
+    pushcrate().arg("export").arg(pack).arg("--out").arg(out).assert()
+}
+
 fn run_on(command: &[&str], pack: &str) -> assert_cmd::assert::Assert {
     let mut cmd = pushcrate();
     cmd.arg(command[0]).arg(pack).args(&command[1..]);
@@ -189,14 +194,7 @@ fn out_refuses_read_only_files_directories_and_the_input_itself() {
 
     let own = dir.path().join("own.toml");
     std::fs::write(&own, DEFAULT_PACK_TOML).unwrap();
-    pushcrate()
-        .arg("export")
-        .arg(&own)
-        .arg("--out")
-        .arg(&own)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("is the pack being exported"));
+    export_to(&own, &own).code(2).stderr(predicate::str::contains("is the pack being exported"));
     assert_eq!(std::fs::read_to_string(&own).unwrap(), DEFAULT_PACK_TOML, "comments and all are kept");
 
     let json_named_toml = dir.path().join("x.toml");
@@ -287,14 +285,7 @@ fn writers_never_produce_what_the_reader_refuses() {
     let source = dir.path().join("big.toml");
     std::fs::write(&source, &text).unwrap();
     let json = dir.path().join("big.json");
-    pushcrate()
-        .arg("export")
-        .arg(&source)
-        .arg("--out")
-        .arg(&json)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("4 MiB"));
+    export_to(&source, &json).code(2).stderr(predicate::str::contains("4 MiB"));
     assert!(!json.exists(), "nothing is written");
 }
 
