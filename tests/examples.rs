@@ -1,4 +1,4 @@
-//! The worked examples of RULES.md section 14, each a test, and the edge
+//! The worked examples of docs/rules.md section 14, each a test, and the edge
 //! cases of each rule.
 
 use pushcrate::rules::{ActionKind, IllegalAction, JumpRule, Outcome, Route, Rules, Stage, WinKind};

@@ -114,7 +114,7 @@ pub enum Witness {
     },
     /// A line of actions from the level's start that replays in the sandbox.
     Line {
-        /// The actions, in the notation of RULES.md.
+        /// The actions, in the notation of docs/rules.md.
         #[serde(serialize_with = "action_names")]
         actions: Vec<Action>,
     },

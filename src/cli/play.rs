@@ -17,7 +17,7 @@ pub struct PositionArgs {
     /// The level's id.
     #[arg(long)]
     pub level: String,
-    /// Actions to play first, in the notation of RULES.md: "e2 e8 +c3 x pass".
+    /// Actions to play first, in the notation of docs/rules.md: "e2 e8 +c3 x pass".
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub actions: String,
 }

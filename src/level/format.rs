@@ -165,7 +165,7 @@ struct RawPack {
     level: Vec<RawLevel>,
 }
 
-/// The options of RULES.md; each key is optional.
+/// The options of docs/rules.md; each key is optional.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Rules")]

@@ -1,5 +1,5 @@
 //! Game records: a level id and the actions played, in the notation of
-//! RULES.md section 13.
+//! docs/rules.md section 13.
 //!
 //! The text form is one line: the level id, a colon, then the actions
 //! separated by spaces — `open: e2 e8 +c3 x`. Level ids hold no colon or

@@ -1,4 +1,4 @@
-//! ASCII diagrams in the legend of RULES.md.
+//! ASCII diagrams in the legend of docs/rules.md.
 
 use std::fmt::Write as _;
 
@@ -55,7 +55,7 @@ pub fn cell_list(cells: Bitboard) -> String {
     names.join(" ")
 }
 
-/// A level drawn in the legend of RULES.md: rows top rank first, cells
+/// A level drawn in the legend of docs/rules.md: rows top rank first, cells
 /// separated by optional spaces. `#` wall, `.` floor, `1`/`2` start squares,
 /// `F` the flag, `i c r s` crates by stage. Goals take their default; the
 /// flag the centre when no `F` is drawn.

@@ -1,4 +1,4 @@
-//! Actions and their notation (RULES.md section 13).
+//! Actions and their notation (docs/rules.md section 13).
 
 use std::fmt;
 use std::str::FromStr;
@@ -53,7 +53,7 @@ impl fmt::Display for Action {
     }
 }
 
-/// Text that is not an action in the notation of RULES.md section 13.
+/// Text that is not an action in the notation of docs/rules.md section 13.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not an action (expected a cell such as `e2`, a placement such as `+c3`, `x` or `pass`)")]
 pub struct ParseActionError(pub String);

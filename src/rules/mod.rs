@@ -1,4 +1,4 @@
-//! The rules engine: a pure, allocation-free implementation of RULES.md.
+//! The rules engine: a pure, allocation-free implementation of docs/rules.md.
 //!
 //! *Architecture Invariant*: this module does no I/O and imports nothing
 //! from the rest of the crate; everything else builds on it.

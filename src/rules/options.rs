@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// Which jumps over the opponent are allowed (RULES.md section 4).
+/// Which jumps over the opponent are allowed (docs/rules.md section 4).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum JumpRule {
     /// Straight over the opponent, or beside it when the cell beyond is not
@@ -47,7 +47,7 @@ impl FromStr for JumpRule {
     }
 }
 
-/// The rule options of RULES.md, with their defaults.
+/// The rule options of docs/rules.md, with their defaults.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Rules {
     /// Destroyed crates that win the game (default 5).
@@ -132,7 +132,7 @@ impl RuleOption {
 }
 
 impl Rules {
-    /// The rules of RULES.md with no option changed.
+    /// The rules of docs/rules.md with no option changed.
     pub const DEFAULT: Rules = Rules {
         crates_to_win: 5,
         crate_placements: 6,

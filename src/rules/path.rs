@@ -1,4 +1,4 @@
-//! The path rule (RULES.md section 8): routes, and the sole-path cells.
+//! The path rule (docs/rules.md section 8): routes, and the sole-path cells.
 //!
 //! Steps go both ways, so every route holds iff the region reachable from
 //! the flag's cell holds both ends of it: one fill from the flag answers all

@@ -1,4 +1,4 @@
-//! Perft: counting action sequences (RULES.md section 13).
+//! Perft: counting action sequences (docs/rules.md section 13).
 
 use super::action::Action;
 use super::state::GameState;

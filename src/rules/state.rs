@@ -46,7 +46,7 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Why an action is illegal, naming the rule of RULES.md it breaks.
+/// Why an action is illegal, naming the rule of docs/rules.md it breaks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum IllegalAction {
     /// The game is over.
@@ -384,7 +384,7 @@ impl GameState {
     }
 
     /// The sole-path cells: unblocked cells whose blocking would break a
-    /// route that holds (RULES.md section 8).
+    /// route that holds (docs/rules.md section 8).
     #[must_use]
     pub fn sole_path_cells(&self) -> Bitboard {
         path::sole_path_cells(&self.route_ends(), self.open())
@@ -744,7 +744,7 @@ impl GameState {
 
     // ----- draws -----
 
-    /// Whether the side to move may offer a draw now (RULES.md section 10).
+    /// Whether the side to move may offer a draw now (docs/rules.md section 10).
     pub fn can_offer_draw(&self) -> Result<(), DrawOfferError> {
         if self.outcome.is_some() {
             return Err(DrawOfferError::GameOver);

@@ -332,7 +332,7 @@ impl Stage {
         }
     }
 
-    /// The diagram letter of RULES.md: `i`, `c`, `r`, `s`.
+    /// The diagram letter of docs/rules.md: `i`, `c`, `r`, `s`.
     #[must_use]
     pub const fn symbol(self) -> char {
         match self {
