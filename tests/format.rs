@@ -209,3 +209,20 @@ fn map_rows_end_with_lf_or_crlf_and_are_indented_with_spaces_or_tabs_only() {
     assert_eq!(codes("\u{a0}....\n.....\n.....\n.....\n.....\n"), ["E012"]);
     assert!(codes(".....\r.....\n.....\n.....\n.....\n").contains(&"E011"));
 }
+
+#[test]
+fn defaults_are_left_out_even_when_set_explicitly() {
+    let mut pack = Pack::bundled();
+    pack.levels.truncate(1);
+    let level = &mut pack.levels[0];
+    level.flag = level.centre();
+    let one = level.goal_cells(pushcrate::rules::Player::One);
+    level.goals[pushcrate::rules::Player::One] = Some(one);
+    let text = write_pack(&pack);
+    assert!(!text.contains("flag ="), "{text}");
+    assert!(!text.contains("goals ="), "{text}");
+    let reread = parse_pack(&text).pack.unwrap();
+    let rules = pack.rules;
+    assert_eq!(reread.levels[0].start_state(rules).unwrap(), pack.levels[0].start_state(rules).unwrap());
+    assert_eq!(write_pack(&reread), text, "writing is stable");
+}

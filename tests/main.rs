@@ -7,6 +7,7 @@ mod ai;
 mod analysis;
 mod architecture;
 mod cli;
+mod conformance;
 mod editor;
 mod examples;
 mod format;

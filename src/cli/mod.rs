@@ -5,6 +5,7 @@
 //! print, and use `anyhow`.
 
 mod analyze;
+mod conformance;
 mod diagnostics;
 mod export;
 mod play;
@@ -103,6 +104,10 @@ pub enum Command {
     Schema(export::SchemaArgs),
     /// Count the action sequences of a given length (perft).
     Perft(play::PerftArgs),
+    /// Write the conformance suite: packs, positions with their legal
+    /// actions and perft counts, and games that reach every rare rule, for
+    /// other implementations to check themselves against.
+    Conformance(conformance::ConformanceArgs),
 }
 
 /// What `edit` was asked.
@@ -225,6 +230,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(Command::Export(args)) => export::export_command(&args),
         Some(Command::Schema(args)) => export::schema_command(&args),
         Some(Command::Perft(args)) => play::perft(&args),
+        Some(Command::Conformance(args)) => conformance::conformance_command(&args),
     }
 }
 
@@ -274,6 +280,13 @@ pub fn render_problems(file: &PackFile, limit: usize) -> String {
 /// Only if serialising fails.
 pub fn problems_json(files: &[PackFile]) -> serde_json::Result<String> {
     diagnostics::json(files, &[])
+}
+
+/// The state of a game as JSON, as `show --format json` and the
+/// conformance suite write it.
+#[must_use]
+pub fn state_json(state: &crate::rules::GameState) -> serde_json::Value {
+    conformance::state_json(state)
 }
 
 /// Prints why a pack is not used: its diagnostics, as `check` prints them.

@@ -17,7 +17,9 @@ pub struct PositionArgs {
     /// The level's id.
     #[arg(long)]
     pub level: String,
-    /// Actions to play first, in the notation of docs/rules.md: "e2 e8 +c3 x pass".
+    /// Actions to play first, in the notation of docs/rules.md: "e2 e8 +c3 x
+    /// pass". `draw:accepted` and `draw:declined` are draw offers by the
+    /// player to move, which are not actions.
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub actions: String,
 }
@@ -28,6 +30,10 @@ pub struct ShowArgs {
     /// The position.
     #[command(flatten)]
     pub position: PositionArgs,
+    /// Report format: a diagram, or the state as JSON (the layout of the
+    /// conformance suite).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: OutputFormat,
 }
 
 /// What `moves` was asked.
@@ -82,6 +88,17 @@ pub(super) fn position(args: &PositionArgs) -> anyhow::Result<Result<(GameState,
         .map_err(|e| anyhow::anyhow!("level `{}` cannot be played: {e}", clean(&args.level)))?;
     let mut played = Vec::new();
     for (n, word) in args.actions.split_whitespace().enumerate() {
+        if let Some(answer) = word.strip_prefix("draw:") {
+            let accepted = match answer {
+                "accepted" => true,
+                "declined" => false,
+                _ => bail!("`{}` in --actions is not `draw:accepted` or `draw:declined`", clean(word)),
+            };
+            if let Err(reason) = state.offer_draw(accepted) {
+                bail!("the draw offer `{word}` (word {} of --actions) cannot be made: {reason}", n + 1);
+            }
+            continue;
+        }
         let action: Action = word.parse().with_context(|| format!("action {} of --actions", n + 1))?;
         if let Err(reason) = state.play(action) {
             bail!("action {} of --actions, `{action}`, is illegal: {reason}", n + 1);
@@ -128,6 +145,13 @@ pub(super) fn show(args: &ShowArgs) -> anyhow::Result<u8> {
         Ok(found) => found,
         Err(code) => return Ok(code),
     };
+    if args.format == OutputFormat::Json {
+        let mut value = super::state_json(&state);
+        value["level"] = args.position.level.clone().into();
+        value["line"] = rules::format_actions(&played).into();
+        out(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
+        return Ok(EXIT_OK);
+    }
     let sole = state.sole_path_cells();
     let mut text = String::new();
     if !played.is_empty() {

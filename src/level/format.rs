@@ -864,7 +864,9 @@ fn write_level(out: &mut String, level: &Level) {
     if (level.walls & level.board()).any() {
         let _ = write!(out, "map = '''\n{}'''\n", map_text(level));
     }
-    if let Some(flag) = level.flag {
+    // Defaults are left out: a flag on the centre, a goal set equal to the
+    // floor of the start square's rank.
+    if let Some(flag) = level.flag.filter(|&f| Some(f) != level.centre()) {
         let _ = writeln!(out, "flag = \"{flag}\"");
     }
     for player in Player::BOTH {
@@ -872,7 +874,10 @@ fn write_level(out: &mut String, level: &Level) {
         if let Some(start) = level.starts[player] {
             parts.push(format!("start = \"{start}\""));
         }
-        if let Some(goals) = level.goals[player] {
+        let default_goals = Level { goals: ByPlayer::new(None, None), ..level.clone() }.goal_cells(player);
+        if let Some(goals) =
+            level.goals[player].filter(|&g| level.starts[player].is_none() || g != default_goals)
+        {
             let names: Vec<String> = goals.iter().map(|c| c.to_string()).collect();
             parts.push(format!("goals = {}", quote_list(names.iter().map(String::as_str))));
         }

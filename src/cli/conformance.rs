@@ -1,0 +1,486 @@
+//! `pushcrate conformance`: a versioned, self-describing suite that another
+//! implementation of the rules can run against its own engine.
+//!
+//! The suite is JSON: packs covering every rule option and board sizes 5 to
+//! 11; positions reached by recorded action lines, each with its sorted
+//! legal actions, actions that must be refused, and perft counts; and game
+//! lines that reach every rare rule, each with the state expected at its
+//! end. Everything is generated from seeds by the engine itself, so the
+//! suite and the engine cannot drift. `docs/conformance.md` explains it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use super::{EXIT_OK, err};
+use crate::files::write_file;
+use crate::level::render::level_from_diagram;
+use crate::level::{Level, Pack};
+use crate::rules::{
+    Action, ActionKind, GameState, IllegalAction, JumpRule, Outcome, Player, RuleOption, Stage, WinKind,
+    perft,
+};
+
+/// The layout version of the suite's files.
+pub const SUITE_VERSION: u32 = 1;
+
+/// What `conformance` was asked.
+#[derive(Debug, clap::Args)]
+pub struct ConformanceArgs {
+    /// The folder to write the suite into (created if missing; files of
+    /// the same names are replaced).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// One pack of the suite: a name, its rules, and levels drawn in the legend.
+struct SuitePack {
+    name: &'static str,
+    about: &'static str,
+    rules: &'static [(RuleOption, i64)],
+    jump: JumpRule,
+    levels: Vec<Level>,
+}
+
+fn drawn(id: &str, diagram: &str) -> Level {
+    // The diagrams below are fixed and valid; a mistake in one is a bug
+    // that the suite's own test catches at once.
+    level_from_diagram(id, diagram).unwrap_or_else(|e| Level::new(format!("{id}-{e}"), 5, 5))
+}
+
+fn suite_packs() -> Vec<SuitePack> {
+    let mut sizes = vec![
+        drawn("tiny-5x5", ". . 2 . .\n. . . . .\n. . F . .\n. . . . .\n. . 1 . ."),
+        drawn(
+            "wide-8x6",
+            ". . . 2 . . . .\n. # . . . . # .\n. . . F . . . .\n. . i . . c . .\n. # . . . . # .\n. . . . 1 . . .",
+        ),
+        drawn(
+            "tall-6x8",
+            ". . 2 . . .\n. . . . . .\n# # . # . #\n. . . r . .\n. . F . . .\n# . # . # #\n. . . . . .\n. . 1 . . .",
+        ),
+        drawn(
+            "walls-7x7",
+            ". . . 2 . . .\n. # . . . # .\n. . s . . . .\n. . . F . . .\n. . . . c . .\n. # . . . # .\n. . . 1 . . .",
+        ),
+    ];
+    // No `F`: the flag starts on the default centre of an even board, e5.
+    sizes.push(drawn(
+        "even-10x10",
+        ". . . . . 2 . . . .\n. # . . . . . . # .\n. . . . . . . . . .\n. . # . . . . # . .\n. . . . . . i . . .\n. . . c . . . . . .\n. . # . . . . # . .\n. . . . . . . . . .\n. # . . . . . . # .\n. . . . 1 . . . . .",
+    ));
+    let mut goals = drawn(
+        "own-goals-7x7",
+        ". . . 2 . . .\n. . . . . . .\n. . . . . . .\n. . . F . . .\n. . . . . . .\n. . . . . . .\n. . . 1 . . .",
+    );
+    goals.goals[Player::One] = Some(["a4", "g4"].iter().filter_map(|c| c.parse().ok()).collect());
+    goals.goals[Player::Two] = Some(["d1"].iter().filter_map(|c| c.parse().ok()).collect());
+    goals.first = Player::Two;
+    sizes.push(goals);
+    let mut bundled = Pack::bundled();
+    bundled.levels.retain(|l| {
+        ["open", "crates", "courtyard", "arena", "maze", "tiny", "fortress"].contains(&l.id.as_str())
+    });
+    let duel = || {
+        vec![
+            drawn("duel-5x5", ". . 2 . .\n. i . c .\n. . F . .\n. r . s .\n. . 1 . ."),
+            drawn(
+                "corridor-5x7",
+                ". . 2 . .\n. # . # .\n. # . # .\n. . F . .\n. # . # .\n. # . # .\n. . 1 . .",
+            ),
+        ]
+    };
+    vec![
+        SuitePack {
+            name: "standard",
+            about: "The default rules on the bundled levels: sizes 5 to 11, walls, crates of every stage.",
+            rules: &[],
+            jump: JumpRule::Diagonal,
+            levels: bundled.levels,
+        },
+        SuitePack {
+            name: "sizes",
+            about: "Odd and even sizes, non-square boards, a painted goal set, player 2 first.",
+            rules: &[],
+            jump: JumpRule::Diagonal,
+            levels: sizes,
+        },
+        SuitePack {
+            name: "straight-jumps",
+            about: "jump = straight.",
+            rules: &[],
+            jump: JumpRule::Straight,
+            levels: duel(),
+        },
+        SuitePack {
+            name: "no-jumps",
+            about: "jump = none.",
+            rules: &[],
+            jump: JumpRule::None,
+            levels: duel(),
+        },
+        SuitePack {
+            name: "quick-crates",
+            about: "One destroyed crate wins; two placements each; no flag bonus.",
+            rules: &[
+                (RuleOption::CratesToWin, 1),
+                (RuleOption::CratePlacements, 2),
+                (RuleOption::FlagBonusActions, 0),
+            ],
+            jump: JumpRule::Diagonal,
+            levels: duel(),
+        },
+        SuitePack {
+            name: "long-turns",
+            about: "Four bonus actions for the flag, ten placements, eight crates to win.",
+            rules: &[
+                (RuleOption::FlagBonusActions, 4),
+                (RuleOption::CratePlacements, 10),
+                (RuleOption::CratesToWin, 8),
+            ],
+            jump: JumpRule::Diagonal,
+            levels: duel(),
+        },
+        SuitePack {
+            name: "early-draws",
+            about: "Draws may be offered from the first action, and offered again at once after a refusal.",
+            rules: &[(RuleOption::DrawOfferAfter, 0), (RuleOption::DrawReofferGap, 0)],
+            jump: JumpRule::Diagonal,
+            levels: duel(),
+        },
+    ]
+}
+
+impl SuitePack {
+    fn pack(&self) -> anyhow::Result<Pack> {
+        let mut pack = Pack::new(format!("Conformance: {}", self.name));
+        pack.description = Some(self.about.to_owned());
+        for &(option, value) in self.rules {
+            pack.rules.set_number(option, value).map_err(anyhow::Error::msg)?;
+        }
+        pack.rules.jump = self.jump;
+        pack.levels.clone_from(&self.levels);
+        Ok(pack)
+    }
+}
+
+/// The state of a game as the suite records it.
+#[must_use]
+pub fn state_json(state: &GameState) -> Value {
+    let outcome = match state.outcome() {
+        None => Value::Null,
+        Some(Outcome::Draw) => json!("draw"),
+        Some(Outcome::Win { winner, by }) => json!({
+            "winner": winner.number(),
+            "by": match by { WinKind::Flag => "flag", WinKind::Crates => "crates" },
+        }),
+    };
+    let players: Vec<Value> = Player::BOTH
+        .iter()
+        .map(|&p| {
+            json!({
+                "cell": state.position(p).to_string(),
+                "start": state.start(p).to_string(),
+                "destroyed": state.destroyed(p),
+                "placements_left": state.placements_left(p),
+            })
+        })
+        .collect();
+    let mut crates: Vec<String> = Vec::new();
+    for stage in Stage::ALL {
+        for cell in state.crates(stage).iter() {
+            crates.push(if stage == Stage::Intact { cell.to_string() } else { format!("{cell}:{stage}") });
+        }
+    }
+    crates.sort();
+    json!({
+        "to_move": state.turn().number(),
+        "actions_played": state.actions_played(),
+        "bonus_actions": state.bonus_actions(),
+        "over": state.is_over(),
+        "outcome": outcome,
+        "players": players,
+        "flag": { "cell": state.flag().to_string(), "carrier": state.carrier().map(Player::number) },
+        "crates": crates,
+    })
+}
+
+/// A line of play: actions, and draw offers (`draw:accepted`,
+/// `draw:declined`), which are not actions.
+#[derive(Clone, Debug, Default)]
+struct Line(Vec<String>);
+
+impl Line {
+    fn text(&self) -> String {
+        self.0.join(" ")
+    }
+}
+
+fn legal_sorted(state: &GameState) -> Vec<String> {
+    state.legal_actions().sorted().iter().map(ToString::to_string).collect()
+}
+
+/// The pushes from `state` that the path rule refuses as slides.
+fn refused_slides(state: &GameState) -> Vec<(Action, IllegalAction)> {
+    let mover = state.position(state.turn());
+    let mut out = Vec::new();
+    for cell in state.all_crates().iter() {
+        let close = mover.rank().abs_diff(cell.rank()) + mover.file().abs_diff(cell.file()) == 1;
+        if !close {
+            continue;
+        }
+        let action = Action::Move(cell);
+        if let Err(why @ (IllegalAction::SlideCutsRoute { .. } | IllegalAction::SlideOntoStart(..))) =
+            state.check(action)
+        {
+            out.push((action, why));
+        }
+    }
+    out
+}
+
+fn position_entry(pack: &str, level: &str, line: &Line, state: &GameState, depth: u32) -> Value {
+    let counts: Vec<u64> = (1..=depth).map(|d| perft(state, d)).collect();
+    let refused: Vec<Value> = refused_slides(state)
+        .into_iter()
+        .map(|(a, why)| json!({ "action": a.to_string(), "why": why.to_string() }))
+        .collect();
+    json!({
+        "pack": pack,
+        "level": level,
+        "line": line.text(),
+        "to_move": state.turn().number(),
+        "legal": legal_sorted(state),
+        "refused": refused,
+        "perft": counts,
+        "state": state_json(state),
+    })
+}
+
+/// The rare events that the suite's games must reach.
+const EVENTS: &[&str] = &[
+    "pass",
+    "steal",
+    "steal-on-own-start",
+    "refused-slide",
+    "break-intact",
+    "break-cracked",
+    "break-rubble",
+    "destroy-splinters",
+    "flag-pickup",
+    "win-by-flag",
+    "win-by-crates",
+];
+
+/// Which events `action`, played from `before` to `after`, shows.
+fn events(before: &GameState, action: Action, after: &GameState) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    let mover = before.turn();
+    match before.check(action) {
+        Ok(ActionKind::Pass) => found.push("pass"),
+        Ok(ActionKind::Steal) => {
+            found.push("steal");
+            let victim = mover.other();
+            if before.position(victim) == before.start(victim) {
+                found.push("steal-on-own-start");
+            }
+        }
+        Ok(ActionKind::Break) => {
+            if let Action::Move(cell) = action {
+                found.push(match before.crate_at(cell) {
+                    Some(Stage::Intact) => "break-intact",
+                    Some(Stage::Cracked) => "break-cracked",
+                    Some(Stage::Rubble) => "break-rubble",
+                    _ => "destroy-splinters",
+                });
+            }
+        }
+        _ => {}
+    }
+    if before.carrier() != Some(mover) && after.carrier() == Some(mover) {
+        found.push("flag-pickup");
+    }
+    match after.outcome() {
+        Some(Outcome::Win { by: WinKind::Flag, .. }) => found.push("win-by-flag"),
+        Some(Outcome::Win { by: WinKind::Crates, .. }) => found.push("win-by-crates"),
+        _ => {}
+    }
+    found
+}
+
+/// Random games (a steal or a break taken whenever one is legal, to reach
+/// them sooner) until every event is found; each event keeps the first
+/// line that reaches it.
+fn find_events(packs: &[(String, Pack)]) -> BTreeMap<&'static str, (String, String, Line, GameState)> {
+    let mut found: BTreeMap<&'static str, (String, String, Line, GameState)> = BTreeMap::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(20_261_201);
+    'games: for game in 0..20_000u32 {
+        if found.len() == EVENTS.len() {
+            break;
+        }
+        let (pack_name, pack) = &packs[game as usize % packs.len()];
+        let level = &pack.levels[(game as usize / packs.len()) % pack.levels.len()];
+        let Ok(mut state) = level.start_state(pack.rules) else { continue };
+        let mut line = Line::default();
+        for _ in 0..200 {
+            if state.is_over() {
+                continue 'games;
+            }
+            if !found.contains_key("refused-slide") && !refused_slides(&state).is_empty() {
+                found.insert("refused-slide", (pack_name.clone(), level.id.clone(), line.clone(), state));
+            }
+            let actions = state.legal_actions();
+            let eager: Vec<Action> = actions
+                .iter()
+                .copied()
+                .filter(|&a| matches!(state.check(a), Ok(ActionKind::Steal | ActionKind::Break)))
+                .collect();
+            let action = if !eager.is_empty() && rng.random_range(0..3) > 0 {
+                eager[rng.random_range(0..eager.len())]
+            } else {
+                actions[rng.random_range(0..actions.len())]
+            };
+            let before = state;
+            if state.play(action).is_err() {
+                continue 'games;
+            }
+            line.0.push(action.to_string());
+            for event in events(&before, action, &state) {
+                found
+                    .entry(event)
+                    .or_insert_with(|| (pack_name.clone(), level.id.clone(), line.clone(), state));
+            }
+        }
+    }
+    found
+}
+
+/// Draw offers, accepted and declined, on the pack that allows them early.
+fn draw_games(pack_name: &str, pack: &Pack) -> anyhow::Result<Vec<Value>> {
+    let level = pack.levels.first().context("the draw pack has a level")?;
+    let mut out = Vec::new();
+    for accepted in [true, false] {
+        let mut state = level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut line = Line::default();
+        let first = state.legal_actions().sorted()[0];
+        state.play(first).map_err(|e| anyhow::anyhow!("{e}"))?;
+        line.0.push(first.to_string());
+        state.offer_draw(accepted).map_err(|e| anyhow::anyhow!("{e}"))?;
+        line.0.push(if accepted { "draw:accepted" } else { "draw:declined" }.to_owned());
+        if !accepted {
+            let next = state.legal_actions().sorted()[0];
+            state.play(next).map_err(|e| anyhow::anyhow!("{e}"))?;
+            line.0.push(next.to_string());
+        }
+        out.push(json!({
+            "event": if accepted { "draw-accepted" } else { "draw-declined" },
+            "pack": pack_name,
+            "level": level.id,
+            "line": line.text(),
+            "expected": state_json(&state),
+        }));
+    }
+    Ok(out)
+}
+
+pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> {
+    let dir = &args.out;
+    std::fs::create_dir_all(dir.join("packs")).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut packs = Vec::new();
+    for suite in suite_packs() {
+        let pack = suite.pack()?;
+        for level in &pack.levels {
+            if let Err(e) = level.start_state(pack.rules) {
+                bail!("suite level `{}` of `{}` is not playable: {e}", level.id, suite.name);
+            }
+        }
+        packs.push((suite.name.to_owned(), pack));
+    }
+    let mut pack_files = Vec::new();
+    for (name, pack) in &packs {
+        let value: toml::Value = toml::from_str(&crate::level::format::write_pack(pack))?;
+        let file = format!("packs/{name}.json");
+        write_file(&dir.join(&file), format!("{}\n", serde_json::to_string_pretty(&value)?).as_bytes())?;
+        pack_files.push(json!({ "name": name, "file": file, "levels": pack.levels.len() }));
+    }
+
+    // Positions: each level's start, and three points of a seeded random
+    // line through it.
+    let mut positions = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for (name, pack) in &packs {
+        for level in &pack.levels {
+            let Ok(mut state) = level.start_state(pack.rules) else { continue };
+            let small = u32::from(level.width) * u32::from(level.height) <= 49;
+            let mut line = Line::default();
+            positions.push(position_entry(name, &level.id, &line, &state, if small { 4 } else { 3 }));
+            for stop in [6, 15, 30] {
+                while line.0.len() < stop && !state.is_over() {
+                    let actions = state.legal_actions();
+                    let action = actions[rng.random_range(0..actions.len())];
+                    state.play_unchecked(action);
+                    line.0.push(action.to_string());
+                }
+                positions.push(position_entry(name, &level.id, &line, &state, 3));
+                if state.is_over() {
+                    break;
+                }
+            }
+        }
+    }
+
+    let found = find_events(&packs);
+    let mut games = Vec::new();
+    for event in EVENTS {
+        let Some((pack, level, line, state)) = found.get(event) else {
+            bail!("no game of the search reached `{event}`: the suite would be incomplete");
+        };
+        let mut entry = json!({
+            "event": event,
+            "pack": pack,
+            "level": level,
+            "line": line.text(),
+            "expected": state_json(state),
+        });
+        if *event == "refused-slide" {
+            entry["refused"] = refused_slides(state)
+                .into_iter()
+                .map(|(a, why)| json!({ "action": a.to_string(), "why": why.to_string() }))
+                .collect();
+        }
+        games.push(entry);
+    }
+    let draw_pack = packs.iter().find(|(n, _)| n == "early-draws").context("the draw pack")?;
+    games.extend(draw_games(&draw_pack.0, &draw_pack.1)?);
+
+    let write = |file: &str, value: &Value| -> anyhow::Result<()> {
+        Ok(write_file(&dir.join(file), format!("{}\n", serde_json::to_string_pretty(value)?).as_bytes())?)
+    };
+    write("positions.json", &json!({ "positions": positions }))?;
+    write("games.json", &json!({ "games": games }))?;
+    let manifest = json!({
+        "suite": "pushcrate-conformance",
+        "version": SUITE_VERSION,
+        "pack_format": crate::level::FORMAT_VERSION,
+        "generator": format!("pushcrate {}", env!("CARGO_PKG_VERSION")),
+        "rules": "docs/rules.md (sections as the engine's messages cite them)",
+        "notation": "actions as in docs/rules.md section 13; `draw:accepted` and `draw:declined` are draw offers made by the player to move before its action, not actions",
+        "packs": pack_files,
+        "positions": { "file": "positions.json", "count": positions.len(), "fields": "pack, level, line (played from the level's start), to_move, legal (sorted), refused (pushes the path rule refuses, with the reason), perft (counts at depth 1..n), state" },
+        "games": { "file": "games.json", "count": games.len(), "fields": "event, pack, level, line, expected (the state after the line)" },
+        "state": "to_move, actions_played, bonus_actions, over, outcome (null, \"draw\" or {winner, by: flag|crates}), players [1, 2] {cell, start, destroyed, placements_left}, flag {cell, carrier}, crates (sorted, \"c3\" or \"c3:cracked\")",
+    });
+    write("manifest.json", &manifest)?;
+    err(&format!(
+        "wrote the conformance suite to {}: {} packs, {} positions, {} games\n",
+        super::clean(&dir.display().to_string()),
+        packs.len(),
+        positions.len(),
+        games.len()
+    ));
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,101 @@
+//! The conformance suite: generated, complete, and in agreement with the
+//! engine when replayed through the library.
+
+use assert_cmd::Command;
+use pushcrate::rules::{Action, GameState, perft};
+
+fn replay(suite: &std::path::Path, pack: &str, level: &str, line: &str) -> GameState {
+    let file = pushcrate::files::read_pack(&suite.join("packs").join(format!("{pack}.json"))).unwrap();
+    assert!(file.is_valid(), "{pack}: {:?}", file.parsed.problems);
+    let pack = file.parsed.pack.unwrap();
+    let mut state = pack.level(level).unwrap().start_state(pack.rules).unwrap();
+    for word in line.split_whitespace() {
+        match word {
+            "draw:accepted" => state.offer_draw(true).unwrap(),
+            "draw:declined" => state.offer_draw(false).unwrap(),
+            _ => {
+                state.play(word.parse::<Action>().unwrap()).unwrap();
+            }
+        }
+    }
+    state
+}
+
+#[test]
+fn the_suite_covers_every_rare_rule_and_agrees_with_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    Command::cargo_bin("pushcrate")
+        .unwrap()
+        .args(["conformance", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let manifest = read("manifest.json");
+    assert_eq!(manifest["version"], 1);
+    let games = read("games.json");
+    let events: Vec<&str> =
+        games["games"].as_array().unwrap().iter().map(|g| g["event"].as_str().unwrap()).collect();
+    for event in [
+        "pass",
+        "steal",
+        "steal-on-own-start",
+        "refused-slide",
+        "break-intact",
+        "break-cracked",
+        "break-rubble",
+        "destroy-splinters",
+        "win-by-flag",
+        "win-by-crates",
+        "draw-accepted",
+        "draw-declined",
+    ] {
+        assert!(events.contains(&event), "no game reaches {event}");
+    }
+    for game in games["games"].as_array().unwrap() {
+        let s = |k: &str| game[k].as_str().unwrap();
+        let state = replay(dir.path(), s("pack"), s("level"), s("line"));
+        assert_eq!(pushcrate::cli::state_json(&state), game["expected"], "{}", s("event"));
+    }
+    let positions = read("positions.json");
+    let positions = positions["positions"].as_array().unwrap();
+    assert!(positions.len() >= 50);
+    let mut sizes = std::collections::BTreeSet::new();
+    for position in positions {
+        let s = |k: &str| position[k].as_str().unwrap();
+        let state = replay(dir.path(), s("pack"), s("level"), s("line"));
+        sizes.insert((state.width(), state.height()));
+        let legal: Vec<String> = state.legal_actions().sorted().iter().map(ToString::to_string).collect();
+        let listed: Vec<String> =
+            position["legal"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_owned()).collect();
+        assert_eq!(legal, listed);
+        assert_eq!(position["perft"][0].as_u64(), Some(perft(&state, 1)));
+        assert_eq!(pushcrate::cli::state_json(&state), position["state"]);
+    }
+    for side in 5..=11u8 {
+        assert!(sizes.iter().any(|&(w, h)| w == side || h == side), "no board with a side of {side}");
+    }
+}
+
+#[test]
+fn show_prints_the_state_as_json_and_takes_draw_offers() {
+    let out = Command::cargo_bin("pushcrate")
+        .unwrap()
+        .args(["show", "@default", "--level", "tiny", "--actions", "c2 d5", "--format", "json"])
+        .assert()
+        .success();
+    let state: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(state["to_move"], 1);
+    assert_eq!(state["actions_played"], 2);
+    assert_eq!(state["players"][0]["cell"], "c2");
+    assert_eq!(state["flag"]["carrier"], serde_json::Value::Null);
+    // The bundled pack allows draw offers only after 50 actions.
+    Command::cargo_bin("pushcrate")
+        .unwrap()
+        .args(["show", "@default", "--level", "tiny", "--actions", "c2 draw:accepted"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot be made"));
+}
