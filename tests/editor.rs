@@ -16,7 +16,7 @@ use pushcrate::editor::{EditorApp, Modal};
 use pushcrate::level::format::parse_pack;
 use pushcrate::rules::{Cell, Player, Stage};
 
-use crate::support::c;
+use crate::support::{c, cells};
 
 /// Dialogs that answer from a queue, as a user picking files would.
 #[derive(Clone, Default)]
@@ -652,4 +652,48 @@ fn without_file_dialogs_the_path_is_typed_in() {
     harness.run();
     assert_eq!(harness.state().doc.path.as_ref(), Some(&path));
     assert!(parse_pack(&std::fs::read_to_string(&path).unwrap()).pack.is_some());
+}
+
+/// A drag that reports only the given pointer positions, all in as few
+/// frames as a fast hand gives: the press and the first move land in one
+/// frame.
+fn sparse_drag(ed: &mut Editor, cells: &[Cell], button: PointerButton) {
+    let first = ed.cell_pos(cells[0]);
+    ed.harness.event(Event::PointerMoved(first));
+    ed.harness.event(Event::PointerButton { pos: first, button, pressed: true, modifiers: Modifiers::NONE });
+    for &cell in &cells[1..] {
+        ed.harness.event(Event::PointerMoved(ed.cell_pos(cell)));
+        ed.settle();
+    }
+    let last = ed.cell_pos(*cells.last().unwrap());
+    ed.harness.event(Event::PointerButton { pos: last, button, pressed: false, modifiers: Modifiers::NONE });
+    ed.settle();
+}
+
+#[test]
+fn a_fast_stroke_paints_every_cell_it_crosses() {
+    let mut ed = editor();
+    // Two samples across the whole rank.
+    sparse_drag(&mut ed, &[c("a3"), c("i3")], PointerButton::Primary);
+    let rank3 = cells("a3 b3 c3 d3 e3 f3 g3 h3 i3");
+    assert_eq!(ed.level().walls, rank3, "a continuous line from the pressed cell to the last");
+    // Three samples, the eraser, back along part of it.
+    ed.key(Modifiers::NONE, Key::E);
+    sparse_drag(&mut ed, &[c("h3"), c("e3"), c("b3")], PointerButton::Primary);
+    assert_eq!(ed.level().walls, cells("a3 i3"));
+    // A diagonal flick crosses the cells between its ends too.
+    ed.key(Modifiers::NONE, Key::W);
+    sparse_drag(&mut ed, &[c("a6"), c("d9")], PointerButton::Primary);
+    for name in ["a6", "b7", "c8", "d9"] {
+        assert!(ed.level().walls.has(c(name)), "{name}");
+    }
+}
+
+#[test]
+fn a_fast_mirrored_stroke_paints_both_lines_whole() {
+    let mut ed = editor();
+    ed.key(Modifiers::NONE, Key::M);
+    sparse_drag(&mut ed, &[c("a3"), c("i3")], PointerButton::Primary);
+    let both = cells("a3 b3 c3 d3 e3 f3 g3 h3 i3 a7 b7 c7 d7 e7 f7 g7 h7 i7");
+    assert_eq!(ed.level().walls, both, "the mirror of every cell, the first included");
 }

@@ -71,6 +71,25 @@ impl BoardLayout {
         Rect::from_min_size(min, Vec2::splat(self.cell))
     }
 
+    /// The cells the segment from `a` to `b` crosses, in order from `a`,
+    /// each once: a stroke paints every cell the pointer passed over, even
+    /// when the pointer reported only its two ends.
+    #[must_use]
+    pub fn cells_along(&self, a: Pos2, b: Pos2) -> Vec<Cell> {
+        // Samples a quarter of a cell apart cannot step over a cell.
+        let steps = ((b - a).length() / (self.cell / 4.0).max(1.0)).ceil().clamp(1.0, 4096.0) as usize;
+        let mut cells: Vec<Cell> = Vec::new();
+        for i in 0..=steps {
+            let pos = a + (b - a) * (i as f32 / steps as f32);
+            if let Some(cell) = self.cell_at(pos)
+                && cells.last() != Some(&cell)
+            {
+                cells.push(cell);
+            }
+        }
+        cells
+    }
+
     /// The cell under `pos`, if it is on the board.
     #[must_use]
     pub fn cell_at(&self, pos: Pos2) -> Option<Cell> {

@@ -18,6 +18,10 @@ pub struct Drag {
     button: PointerButton,
     start: Cell,
     last: Option<Cell>,
+    /// Where the pointer was at the last frame of the stroke: the cells
+    /// between it and the pointer now are painted too, however fast it
+    /// moved.
+    last_pos: egui::Pos2,
 }
 
 /// A finding as the inspector lists it: analysis findings and format
@@ -639,41 +643,33 @@ impl EditorApp {
         layout: &BoardLayout,
         level: &crate::level::Level,
     ) {
-        let (pressed, released, pos) = ui.input(|i| {
+        let (pressed, released, pos, origin) = ui.input(|i| {
             let pressed = [PointerButton::Primary, PointerButton::Secondary]
                 .into_iter()
                 .find(|&b| i.pointer.button_pressed(b));
             let released = i.pointer.any_released();
-            (pressed, released, i.pointer.interact_pos())
+            (pressed, released, i.pointer.interact_pos(), i.pointer.press_origin())
         });
         let cell = pos.and_then(|p| layout.cell_at(p));
-        if let (Some(button), Some(cell)) = (pressed, cell)
+        if let Some(button) = pressed
             && response.contains_pointer()
         {
-            self.doc.begin_stroke();
-            self.drag = Some(Drag { button, start: cell, last: None });
-        }
-        if let (Some(mut drag), Some(cell)) = (self.drag, cell)
-            && drag.last != Some(cell)
-        {
-            let primary = drag.button == PointerButton::Primary;
-            let first = drag.last.is_none();
-            let op = match self.tool {
-                Tool::Wall => Some(EditOp::Wall(cell, primary)),
-                Tool::Eraser => Some(EditOp::Erase(cell)),
-                Tool::Crate => Some(EditOp::Crate(cell, primary.then_some(self.stage))),
-                Tool::Goal(p) => Some(EditOp::ToggleGoal(p, cell)),
-                Tool::Fill if first => Some(EditOp::Fill(cell, primary)),
-                Tool::Start(p) if first => Some(EditOp::Start(p, cell)),
-                Tool::GoalRank(p) if first => Some(EditOp::GoalRank(p, cell.rank())),
-                Tool::Flag if first => Some(EditOp::Flag(cell)),
-                _ => None,
-            };
-            if let Some(op) = op {
-                self.doc.apply(op, self.prefs.mirror);
-                self.selected_finding = None;
+            // The stroke starts where the button went down, even when the
+            // pointer moved on within the same frame.
+            let origin = origin.or(pos);
+            if let Some((origin, start)) = origin.and_then(|o| Some((o, layout.cell_at(o)?))) {
+                self.doc.begin_stroke();
+                self.drag = Some(Drag { button, start, last: None, last_pos: origin });
             }
-            drag.last = Some(cell);
+        }
+        if let (Some(mut drag), Some(pos)) = (self.drag, pos) {
+            for cell in layout.cells_along(drag.last_pos, pos) {
+                if drag.last == Some(cell) {
+                    continue;
+                }
+                self.stroke_cell(&mut drag, cell);
+            }
+            drag.last_pos = pos;
             self.drag = Some(drag);
         }
         if released && let Some(drag) = self.drag.take() {
@@ -688,6 +684,28 @@ impl EditorApp {
             self.doc.end_stroke();
         }
         let _ = level;
+    }
+
+    /// Applies the current tool to one cell of a stroke.
+    fn stroke_cell(&mut self, drag: &mut Drag, cell: Cell) {
+        let primary = drag.button == PointerButton::Primary;
+        let first = drag.last.is_none();
+        let op = match self.tool {
+            Tool::Wall => Some(EditOp::Wall(cell, primary)),
+            Tool::Eraser => Some(EditOp::Erase(cell)),
+            Tool::Crate => Some(EditOp::Crate(cell, primary.then_some(self.stage))),
+            Tool::Goal(p) => Some(EditOp::ToggleGoal(p, cell)),
+            Tool::Fill if first => Some(EditOp::Fill(cell, primary)),
+            Tool::Start(p) if first => Some(EditOp::Start(p, cell)),
+            Tool::GoalRank(p) if first => Some(EditOp::GoalRank(p, cell.rank())),
+            Tool::Flag if first => Some(EditOp::Flag(cell)),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.doc.apply(op, self.prefs.mirror);
+            self.selected_finding = None;
+        }
+        drag.last = Some(cell);
     }
 
     fn modal_ui(&mut self, ctx: &egui::Context) {
