@@ -697,3 +697,18 @@ fn a_fast_mirrored_stroke_paints_both_lines_whole() {
     let both = cells("a3 b3 c3 d3 e3 f3 g3 h3 i3 a7 b7 c7 d7 e7 f7 g7 h7 i7");
     assert_eq!(ed.level().walls, both, "the mirror of every cell, the first included");
 }
+
+#[test]
+fn a_stroke_pressed_moved_and_released_within_one_frame_is_whole() {
+    let mut ed = editor();
+    let (from, to) = (ed.cell_pos(c("c7")), ed.cell_pos(c("g7")));
+    let button = PointerButton::Primary;
+    ed.harness.event(Event::PointerMoved(from));
+    ed.harness.event(Event::PointerButton { pos: from, button, pressed: true, modifiers: Modifiers::NONE });
+    ed.harness.event(Event::PointerMoved(to));
+    ed.harness.event(Event::PointerButton { pos: to, button, pressed: false, modifiers: Modifiers::NONE });
+    ed.settle();
+    assert_eq!(ed.level().walls, cells("c7 d7 e7 f7 g7"));
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert!(ed.level().walls.is_empty(), "one stroke, one undo step");
+}

@@ -643,47 +643,64 @@ impl EditorApp {
         layout: &BoardLayout,
         level: &crate::level::Level,
     ) {
-        let (pressed, released, pos, origin) = ui.input(|i| {
-            let pressed = [PointerButton::Primary, PointerButton::Secondary]
-                .into_iter()
-                .find(|&b| i.pointer.button_pressed(b));
-            let released = i.pointer.any_released();
-            (pressed, released, i.pointer.interact_pos(), i.pointer.press_origin())
+        // The pointer's events of this frame, in order: a fast hand can
+        // press, move and release between two frames, and every sample
+        // counts.
+        let events: Vec<egui::Event> = ui.input(|i| {
+            i.events
+                .iter()
+                .filter(|e| matches!(e, egui::Event::PointerMoved(_) | egui::Event::PointerButton { .. }))
+                .cloned()
+                .collect()
         });
-        let cell = pos.and_then(|p| layout.cell_at(p));
-        if let Some(button) = pressed
-            && response.contains_pointer()
-        {
-            // The stroke starts where the button went down, even when the
-            // pointer moved on within the same frame.
-            let origin = origin.or(pos);
-            if let Some((origin, start)) = origin.and_then(|o| Some((o, layout.cell_at(o)?))) {
-                self.doc.begin_stroke();
-                self.drag = Some(Drag { button, start, last: None, last_pos: origin });
-            }
-        }
-        if let (Some(mut drag), Some(pos)) = (self.drag, pos) {
-            for cell in layout.cells_along(drag.last_pos, pos) {
-                if drag.last == Some(cell) {
-                    continue;
+        for event in events {
+            match event {
+                egui::Event::PointerButton { pos, button, pressed: true, .. }
+                    if matches!(button, PointerButton::Primary | PointerButton::Secondary)
+                        && self.drag.is_none()
+                        && ui.ctx().layer_id_at(pos) == Some(response.layer_id) =>
+                {
+                    if let Some(start) = layout.cell_at(pos) {
+                        self.doc.begin_stroke();
+                        let mut drag = Drag { button, start, last: None, last_pos: pos };
+                        self.stroke_cell(&mut drag, start);
+                        self.drag = Some(drag);
+                    }
                 }
-                self.stroke_cell(&mut drag, cell);
+                egui::Event::PointerMoved(pos) => self.stroke_to(layout, pos),
+                egui::Event::PointerButton { pos, button, pressed: false, .. }
+                    if self.drag.is_some_and(|d| d.button == button) =>
+                {
+                    self.stroke_to(layout, pos);
+                    if let Some(drag) = self.drag.take() {
+                        if self.tool == Tool::Rectangle
+                            && let Some(end) = layout.cell_at(pos).or(drag.last)
+                        {
+                            self.doc.apply(
+                                EditOp::Rectangle(drag.start, end, drag.button == PointerButton::Primary),
+                                self.prefs.mirror,
+                            );
+                        }
+                        self.doc.end_stroke();
+                    }
+                }
+                _ => {}
             }
-            drag.last_pos = pos;
-            self.drag = Some(drag);
-        }
-        if released && let Some(drag) = self.drag.take() {
-            if self.tool == Tool::Rectangle
-                && let Some(end) = cell.or(drag.last)
-            {
-                self.doc.apply(
-                    EditOp::Rectangle(drag.start, end, drag.button == PointerButton::Primary),
-                    self.prefs.mirror,
-                );
-            }
-            self.doc.end_stroke();
         }
         let _ = level;
+    }
+
+    /// Continues the stroke in progress, if any, to `pos`: every cell
+    /// between the last position and `pos` gets the tool.
+    fn stroke_to(&mut self, layout: &BoardLayout, pos: egui::Pos2) {
+        let Some(mut drag) = self.drag else { return };
+        for cell in layout.cells_along(drag.last_pos, pos) {
+            if drag.last != Some(cell) {
+                self.stroke_cell(&mut drag, cell);
+            }
+        }
+        drag.last_pos = pos;
+        self.drag = Some(drag);
     }
 
     /// Applies the current tool to one cell of a stroke.
