@@ -449,6 +449,21 @@ fn fuzz_cases() -> u32 {
     std::env::var("PUSHCRATE_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
 }
 
+/// One random edit: where, which token, which byte, and what to do (insert
+/// the token, replace a byte, or cut the text there).
+type Edit = (prop::sample::Index, usize, u8, u8);
+
+fn edit(bytes: &mut Vec<u8>, edits: Vec<Edit>) {
+    for (at, token, byte, kind) in edits {
+        let i = at.index(bytes.len() + 1);
+        match kind {
+            0 => bytes.splice(i..i, TOKENS[token].bytes()).for_each(drop),
+            1 if i < bytes.len() => bytes[i] = byte,
+            _ => bytes.truncate(i.max(1)),
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
 
@@ -461,14 +476,7 @@ proptest! {
         cut_it in any::<bool>(),
     ) {
         let mut bytes = DEFAULT_PACK_TOML.as_bytes().to_vec();
-        for (at, token, byte, kind) in edits {
-            let i = at.index(bytes.len() + 1);
-            match kind {
-                0 => bytes.splice(i..i, TOKENS[token].bytes()).for_each(drop),
-                1 if i < bytes.len() => bytes[i] = byte,
-                _ => bytes.truncate(i.max(1)),
-            }
-        }
+        edit(&mut bytes, edits);
         if cut_it {
             bytes.truncate(cut.index(bytes.len() + 1));
         }
@@ -482,14 +490,7 @@ proptest! {
     ) {
         let value: toml::Value = toml::from_str(DEFAULT_PACK_TOML).unwrap();
         let mut bytes = serde_json::to_vec_pretty(&value).unwrap();
-        for (at, token, byte, kind) in edits {
-            let i = at.index(bytes.len() + 1);
-            match kind {
-                0 => bytes.splice(i..i, TOKENS[token].bytes()).for_each(drop),
-                1 if i < bytes.len() => bytes[i] = byte,
-                _ => bytes.truncate(i.max(1)),
-            }
-        }
+        edit(&mut bytes, edits);
         diagnose(bytes, true);
     }
 
