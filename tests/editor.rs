@@ -712,3 +712,17 @@ fn a_stroke_pressed_moved_and_released_within_one_frame_is_whole() {
     ed.key(Modifiers::COMMAND, Key::Z);
     assert!(ed.level().walls.is_empty(), "one stroke, one undo step");
 }
+
+#[test]
+fn ctrl_shift_z_redoes_and_ctrl_y_too() {
+    let mut ed = editor();
+    ed.click_cell(c("b2"), PointerButton::Primary);
+    assert!(ed.level().walls.has(c("b2")));
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert!(ed.level().walls.is_empty());
+    ed.key(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    assert!(ed.level().walls.has(c("b2")), "Ctrl+Shift+Z redoes, as in Tiled and LDtk");
+    ed.key(Modifiers::COMMAND, Key::Z);
+    ed.key(Modifiers::COMMAND, Key::Y);
+    assert!(ed.level().walls.has(c("b2")), "Ctrl+Y redoes");
+}

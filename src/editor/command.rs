@@ -236,6 +236,16 @@ impl Command {
         }
     }
 
+    /// A second shortcut, where habit has two: Ctrl+Shift+Z redoes, as
+    /// in Tiled and LDtk, besides Ctrl+Y.
+    #[must_use]
+    pub fn alternative_shortcut(&self) -> Option<KeyboardShortcut> {
+        match self {
+            Command::Redo => Some(KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)),
+            _ => None,
+        }
+    }
+
     /// The keyboard shortcut, if any.
     #[must_use]
     pub fn shortcut(&self) -> Option<KeyboardShortcut> {

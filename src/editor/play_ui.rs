@@ -135,6 +135,12 @@ impl EditorApp {
         }
         let pressed = |key: Key, modifiers: egui::Modifiers| ctx.input_mut(|i| i.consume_key(modifiers, key));
         let none = egui::Modifiers::NONE;
+        // Ctrl+Shift+Z first: egui would take it for Ctrl+Z.
+        if pressed(Key::Z, egui::Modifiers::COMMAND | egui::Modifiers::SHIFT)
+            && let Some(s) = &mut self.sandbox
+        {
+            s.redo();
+        }
         if pressed(Key::Z, egui::Modifiers::COMMAND)
             && let Some(s) = &mut self.sandbox
         {

@@ -2,7 +2,8 @@
 //! edits; they never write the model behind the document's back.
 
 use egui::{
-    Button, CentralPanel, Color32, Panel, PointerButton, RichText, Role, ScrollArea, Sense, Ui, WidgetInfo,
+    Button, CentralPanel, Color32, KeyboardShortcut, Panel, PointerButton, RichText, Role, ScrollArea, Sense,
+    Ui, WidgetInfo,
 };
 
 use super::app::{EditorApp, Modal, Then};
@@ -138,8 +139,19 @@ impl EditorApp {
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let typing = ctx.egui_wants_keyboard_input();
-        for command in Command::with_shortcuts() {
-            let Some(shortcut) = command.shortcut() else { continue };
+        let mut table: Vec<(KeyboardShortcut, Command)> = Command::with_shortcuts()
+            .into_iter()
+            .flat_map(|c| {
+                [c.shortcut(), c.alternative_shortcut()].into_iter().flatten().map(move |s| (s, c.clone()))
+            })
+            .collect();
+        // egui matches a shortcut even with Shift held on top, so Ctrl+Shift+S
+        // would be taken as Ctrl+S: the shortcuts with more modifiers go first.
+        table.sort_by_key(|(s, _)| {
+            let m = s.modifiers;
+            std::cmp::Reverse(u8::from(m.command) + u8::from(m.shift) + u8::from(m.alt))
+        });
+        for (shortcut, command) in table {
             if self.playing && !command.in_play_mode() {
                 continue;
             }
