@@ -53,22 +53,20 @@ pub fn parse_pack_json(text: &str) -> Parsed {
     }
     let json_places = scanner.places;
     let mut writer = TomlWriter { out: String::new(), places: Vec::new(), problem: None };
+    // A schema problem at the JSON value of `path`, placed when it has a place.
+    let schema_problem = |path: &[Step], message: String| {
+        let problem = Problem::new(Code::Schema, Field::Pack, message);
+        match json_places.get(path).and_then(|p| p.value.clone()) {
+            Some(span) => fatal(problem.at(span)),
+            None => fatal(problem),
+        }
+    };
     let serde_json::Value::Object(root) = &value else {
-        let span = json_places.get(&Vec::new()).and_then(|p| p.value.clone());
-        let problem = Problem::new(Code::Schema, Field::Pack, "a pack is a JSON object");
-        return fatal(match span {
-            Some(span) => problem.at(span),
-            None => problem,
-        });
+        return schema_problem(&[], "a pack is a JSON object".to_owned());
     };
     writer.root(root);
-    if let Some((path, message)) = writer.problem {
-        let span = json_places.get(&path).and_then(|p| p.value.clone());
-        let problem = Problem::new(Code::Schema, Field::Pack, message);
-        return fatal(match span {
-            Some(span) => problem.at(span),
-            None => problem,
-        });
+    if let Some((path, message)) = writer.problem.take() {
+        return schema_problem(&path, message);
     }
     writer.index();
     let mut parsed = parse_pack(&writer.out);
