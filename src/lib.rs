@@ -2,11 +2,13 @@
 //! the Push Crate maze game.
 //!
 //! Layers, each depending only on those before it:
-//! [`rules`] ← [`level`] ← [`analysis`] ← [`ai`] ← [`sim`] ← { [`cli`], [`editor`] }.
+//! [`rules`] ← [`level`] ← [`files`] ← [`diagnostics`] ← [`analysis`] ← [`ai`] ← [`sim`]
+//! ← { [`cli`], [`editor`] }. ([`generate`] sits beside [`sim`].)
 
 pub mod ai;
 pub mod analysis;
 pub mod cli;
+pub mod diagnostics;
 pub mod editor;
 pub mod files;
 pub mod generate;

@@ -304,11 +304,52 @@ fn a_broken_file_shows_its_diagnostics_and_changes_nothing() {
     let before = ed.app().doc.pack.clone();
     ed.dialogs.answer(Some(path));
     ed.key(Modifiers::COMMAND, Key::O);
-    let Some(Modal::Problems { lines, .. }) = &ed.app().modal else { panic!("no diagnostics") };
-    assert!(lines[0].starts_with("5:1: E002"), "{lines:?}");
+    let Some(Modal::Problems { text, .. }) = &ed.app().modal else { panic!("no diagnostics") };
+    assert!(text.contains("error[E002]") && text.contains("broken.toml:5:1"), "{text}");
     assert_eq!(ed.app().doc.pack, before);
     ed.click("Close");
     assert!(ed.app().modal.is_none());
+}
+
+fn small_pack(map: &str, extra: &str) -> String {
+    format!(
+        "format = 1\nname = \"x\"\n\n[[level]]\nid = \"a\"\nname = \"A\"\nsize = \"5x5\"\nmap = '''\n{map}'''\n{extra}\
+         p1 = {{ start = \"c1\" }}\np2 = {{ start = \"c5\" }}\n"
+    )
+}
+
+/// A pack whose text reads as TOML but holds values the reader cannot
+/// keep (a map character and a cell that mean nothing) is not opened for
+/// editing: opening it would turn `X` into floor and drop `z9`, and saving
+/// would write the damage. Every problem is shown with its line.
+#[test]
+fn a_pack_with_unreadable_values_is_refused_with_every_diagnostic() {
+    let mut ed = editor();
+    let path = ed.dir.path().join("damaged.toml");
+    let original = small_pack(".....\n..X..\n.....\n.....\n.....\n", "crates = [\"z9\"]\n");
+    std::fs::write(&path, &original).unwrap();
+    let before = ed.app().doc.pack.clone();
+    ed.dialogs.answer(Some(path.clone()));
+    ed.key(Modifiers::COMMAND, Key::O);
+    let Some(Modal::Problems { text, .. }) = &ed.app().modal else { panic!("the damaged pack was opened") };
+    assert!(text.contains("damaged.toml:10:3"), "the `X` is placed: {text}");
+    assert!(text.contains("z9"), "the crate is named: {text}");
+    assert_eq!(text.matches("error[").count(), 2, "{text}");
+    assert_eq!(ed.app().doc.pack, before, "the editor still holds what it held");
+    assert_ne!(ed.app().doc.path.as_deref(), Some(path.as_path()));
+    // Nothing can save over the file: it is not the document.
+    ed.click("Close");
+    ed.dialogs.answer(None);
+    ed.key(Modifiers::COMMAND, Key::S);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original, "the file is untouched");
+    // A pack read whole, errors and all, opens: its errors are the layout's.
+    let cut = ed.dir.path().join("cut.toml");
+    std::fs::write(&cut, small_pack(".....\n.....\n#####\n.....\n.....\n", "")).unwrap();
+    ed.dialogs.answer(Some(cut.clone()));
+    ed.key(Modifiers::COMMAND, Key::O);
+    assert!(ed.app().modal.is_none());
+    assert_eq!(ed.app().doc.path.as_deref(), Some(cut.as_path()));
+    assert!(ed.app().status.contains("problem(s) to fix"), "{}", ed.app().status);
 }
 
 #[test]
@@ -725,4 +766,34 @@ fn ctrl_shift_z_redoes_and_ctrl_y_too() {
     ed.key(Modifiers::COMMAND, Key::Z);
     ed.key(Modifiers::COMMAND, Key::Y);
     assert!(ed.level().walls.has(c("b2")), "Ctrl+Y redoes");
+}
+
+/// An edit followed by no input at all still reaches the recovery file:
+/// the editor asks the window to wake when the autosave is due, and writes
+/// it then. (Before, the file was written only on input, so the last edit
+/// before a crash was lost.)
+#[test]
+fn autosave_runs_on_a_timer_without_input() {
+    use pushcrate::editor::AUTOSAVE_EVERY;
+    let mut ed = editor();
+    let paths = AppPaths { dir: ed.dir.path().to_path_buf() };
+    ed.click_cell(c("e3"), PointerButton::Primary);
+    // The first edit is written at once; the next waits for the timer.
+    let first = paths.read_recovery().expect("the first edit is kept at once");
+    assert!(parse_pack(&first.text).pack.unwrap().levels[0].walls.has(c("e3")));
+    ed.click_cell(c("d3"), PointerButton::Primary);
+    let wake = ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+    assert!(wake <= AUTOSAVE_EVERY, "the window sleeps for {wake:?} with unsaved work");
+    assert!(!parse_pack(&paths.read_recovery().unwrap().text).pack.unwrap().levels[0].walls.has(c("d3")));
+    // Time passes; no pointer, no key: one frame, as the wake-up brings.
+    let now = ed.harness.ctx.input(|i| i.time);
+    ed.harness.input_mut().time = Some(now + AUTOSAVE_EVERY.as_secs_f64() + 0.5);
+    ed.harness.step();
+    let later = paths.read_recovery().unwrap();
+    assert!(parse_pack(&later.text).pack.unwrap().levels[0].walls.has(c("d3")), "the idle edit is kept");
+    // Once written, an idle editor does not wake for it again.
+    ed.harness.input_mut().time = Some(now + 100.0);
+    ed.harness.step();
+    let idle = ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+    assert!(idle > AUTOSAVE_EVERY, "{idle:?}");
 }

@@ -7,12 +7,12 @@ use anyhow::bail;
 use std::io::IsTerminal as _;
 
 use super::{
-    DEFAULT_MAX_PROBLEMS, Deny, EXIT_OK, EXIT_PROBLEMS, OutputFormat, clean, diagnostics, err, load, out,
-    refuse,
+    DEFAULT_MAX_PROBLEMS, Deny, EXIT_OK, EXIT_PROBLEMS, OutputFormat, clean, err, load, out, refuse,
 };
 use crate::analysis::{
     AnalysisOptions, Finding, LevelReport, PackReport, Severity, Verdict, Witness, analyze_pack,
 };
+use crate::diagnostics;
 use crate::level::Pack;
 use crate::level::render::{cell_list, diagram};
 use crate::rules::{Bitboard, format_actions};

@@ -6,7 +6,6 @@
 
 mod analyze;
 mod conformance;
-mod diagnostics;
 mod export;
 mod play;
 mod selfplay;
@@ -16,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::diagnostics;
 pub use crate::files::BUNDLED;
 use crate::files::{self, PackFile};
 use crate::level::Pack;
@@ -191,24 +191,7 @@ pub(crate) fn err(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// `text` safe to print on a terminal: control characters (escape
-/// sequences, bells, carriage returns) are shown escaped; newlines and tabs
-/// are kept.
-#[must_use]
-pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut cleaned = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
-            cleaned.extend(c.escape_default());
-        } else {
-            cleaned.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(cleaned)
-}
+pub use crate::diagnostics::clean;
 
 /// Checks and summarises the bundled pack: what `pushcrate` does where no
 /// window can be opened.

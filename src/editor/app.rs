@@ -4,14 +4,14 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::command::{Command, Overlay, Tool};
 use super::document::Document;
 use super::files::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack, write_atomic};
 use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
 use crate::level::edit::Mirror;
-use crate::level::format::{line_col, parse_pack, write_pack};
+use crate::level::format::{parse_pack, write_pack};
 use crate::level::{Level, Pack, Problem};
 use crate::rules::{Rules, Stage};
 
@@ -31,12 +31,13 @@ pub enum Then {
 pub enum Modal {
     /// "Save changes?" before `Then`.
     Unsaved(Then),
-    /// A file could not be opened: its diagnostics, one per line.
+    /// A file was not opened: its diagnostics, drawn as `pushcrate check`
+    /// draws them, with line, column and the source line.
     Problems {
         /// The file.
         file: String,
-        /// `line:column: code: message`.
-        lines: Vec<String>,
+        /// Every problem, as `pushcrate check` prints them.
+        text: String,
     },
     /// Unsaved work from a run that did not end cleanly.
     Recover(Recovery),
@@ -115,8 +116,8 @@ impl Default for GenerateForm {
     }
 }
 
-/// Seconds between autosaves of unsaved work.
-const AUTOSAVE_EVERY: Duration = Duration::from_secs(10);
+/// The longest time unsaved work goes without a copy in the recovery file.
+pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(10);
 
 /// The editor.
 pub struct EditorApp {
@@ -144,7 +145,10 @@ pub struct EditorApp {
     cache: HashMap<u64, Arc<LevelReport>>,
     problems: (u64, Arc<Vec<Problem>>),
     pending: Vec<Command>,
-    last_autosave: Instant,
+    /// When the recovery file was last written, on the UI's clock (seconds).
+    last_autosave: f64,
+    /// The revision the recovery file holds.
+    autosaved: Option<u64>,
     /// The window title, as last sent to the window.
     pub title: String,
     /// The game of play mode, kept while editing.
@@ -187,7 +191,8 @@ impl EditorApp {
             cache: HashMap::new(),
             problems: (u64::MAX, Arc::new(Vec::new())),
             pending: Vec::new(),
-            last_autosave: Instant::now(),
+            last_autosave: f64::NEG_INFINITY,
+            autosaved: None,
             title: String::new(),
             sandbox: None,
             playing: false,
@@ -389,7 +394,7 @@ impl EditorApp {
                 level.name = "Level 1".into();
                 pack.levels.push(level);
                 self.doc = Document::new(pack, None, None);
-                self.paths.clear_recovery();
+                self.clear_recovery();
                 self.selected_finding = None;
                 self.status = "New pack.".into();
             }
@@ -400,15 +405,20 @@ impl EditorApp {
             }
             Then::Quit => {
                 self.quit_requested = true;
-                self.paths.clear_recovery();
+                self.clear_recovery();
                 let _ = self.paths.save_prefs(&self.prefs);
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
     }
 
-    /// Opens a pack file; a file that cannot be read as a pack changes
-    /// nothing and shows its diagnostics.
+    /// Opens a pack file. A file that cannot be read whole (not TOML, a
+    /// value of the wrong type, a map character or a cell that means
+    /// nothing) changes nothing and shows every diagnostic, as `pushcrate
+    /// check` prints them: opening it would drop what could not be read,
+    /// and saving would write the damage. A file read whole opens even
+    /// with errors (a cut route, a duplicate id), which are the layout's
+    /// own and are shown beside the board.
     pub fn open_path(&mut self, path: &Path) {
         let name = path.display().to_string();
         let file = match crate::files::read_pack(path) {
@@ -418,41 +428,32 @@ impl EditorApp {
                 return;
             }
         };
-        let crate::files::PackFile { text, parsed, .. } = file;
-        match parsed.pack {
-            Some(pack) => {
-                let errors = parsed.problems.iter().filter(|p| p.is_error()).count();
-                // A JSON pack is edited as a new TOML pack: saving over the
-                // JSON file would write TOML into it.
-                let json = crate::files::is_json(path);
-                self.doc = if json {
-                    Document::new(pack, None, None)
-                } else {
-                    Document::new(pack, Some(path.to_path_buf()), Some(text))
-                };
-                self.prefs.remember(path);
-                self.selected_finding = None;
-                self.status = if errors == 0 {
-                    format!("Opened {name}.")
-                } else {
-                    format!("Opened {name}: {errors} problem(s) to fix, shown beside the board.")
-                };
-            }
-            None => {
-                let lines = parsed
-                    .problems
-                    .iter()
-                    .map(|p| match &p.span {
-                        Some(span) => {
-                            let (line, col) = line_col(&text, span.start);
-                            format!("{line}:{col}: {}: {}", p.code, p.message)
-                        }
-                        None => format!("{}: {}", p.code, p.message),
-                    })
-                    .collect();
-                self.modal = Some(Modal::Problems { file: name, lines });
+        match &file.parsed.pack {
+            Some(_) if file.parsed.complete => {}
+            _ => {
+                let text = crate::diagnostics::render(&file, false, 0);
+                self.modal = Some(Modal::Problems { file: name, text });
+                return;
             }
         }
+        let crate::files::PackFile { text, parsed, .. } = file;
+        let Some(pack) = parsed.pack else { return };
+        let errors = parsed.problems.iter().filter(|p| p.is_error()).count();
+        // A JSON pack is edited as a new TOML pack: saving over the JSON
+        // file would write TOML into it.
+        let json = crate::files::is_json(path);
+        self.doc = if json {
+            Document::new(pack, None, None)
+        } else {
+            Document::new(pack, Some(path.to_path_buf()), Some(text))
+        };
+        self.prefs.remember(path);
+        self.selected_finding = None;
+        self.status = if errors == 0 {
+            format!("Opened {name}.")
+        } else {
+            format!("Opened {name}: {errors} problem(s) to fix, shown beside the board.")
+        };
     }
 
     /// Saves the pack (asking where when it has no file, or when `ask`).
@@ -477,7 +478,7 @@ impl EditorApp {
                 self.status = format!("Saved {}.", path.display());
                 self.prefs.remember(&path);
                 self.doc.mark_saved(path, text);
-                self.paths.clear_recovery();
+                self.clear_recovery();
                 let _ = self.paths.save_prefs(&self.prefs);
                 true
             }
@@ -503,22 +504,38 @@ impl EditorApp {
         }
     }
 
-    /// Writes unsaved work to the recovery file every few seconds.
-    pub fn autosave(&mut self) {
-        if !self.doc.is_dirty() || self.last_autosave.elapsed() < AUTOSAVE_EVERY {
+    /// Keeps the recovery file at most [`AUTOSAVE_EVERY`] behind the
+    /// document, on the UI's clock. Until a change is written, the window
+    /// is asked to wake when it is due, so an edit followed by no input at
+    /// all is still written.
+    pub fn autosave(&mut self, ctx: &egui::Context) {
+        if !self.doc.is_dirty() || self.autosaved == Some(self.doc.revision()) {
             return;
         }
-        self.autosave_now();
+        let now = ctx.input(|i| i.time);
+        let due = self.last_autosave + AUTOSAVE_EVERY.as_secs_f64();
+        if now >= due {
+            self.last_autosave = now;
+            self.autosave_now();
+        } else {
+            ctx.request_repaint_after(Duration::from_secs_f64(due - now));
+        }
     }
 
     /// Writes unsaved work to the recovery file now.
     pub fn autosave_now(&mut self) {
-        self.last_autosave = Instant::now();
         let saved_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let recovery = Recovery { path: self.doc.path.clone(), text: write_pack(&self.doc.pack), saved_at };
-        if let Err(e) = self.paths.write_recovery(&recovery) {
-            self.status = format!("Autosave failed: {e:#}");
+        match self.paths.write_recovery(&recovery) {
+            Ok(()) => self.autosaved = Some(self.doc.revision()),
+            Err(e) => self.status = format!("Autosave failed: {e:#}"),
         }
+    }
+
+    /// Removes the recovery file: the work is saved or given up.
+    fn clear_recovery(&mut self) {
+        self.paths.clear_recovery();
+        self.autosaved = None;
     }
 
     /// Restores recovered work as an unsaved document.
@@ -541,7 +558,7 @@ impl EditorApp {
     /// Gives up recovered work.
     pub fn discard_recovery(&mut self) {
         self.modal = None;
-        self.paths.clear_recovery();
+        self.clear_recovery();
     }
 
     /// Starts generating one level with `form`'s options in the background.

@@ -28,13 +28,20 @@ pub struct Document {
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
     revision: u64,
-    next_revision: u64,
     saved_revision: u64,
     in_stroke: bool,
     /// Whether the current stroke has made its undo step.
     stroke_mark: bool,
     /// The text field whose typing merges into one undo step.
     typing: Option<&'static str>,
+}
+
+/// A revision number no document of this run has had: anything cached by
+/// revision (findings, the recovery file) can never mistake one document,
+/// or one state of it, for another.
+fn fresh_revision() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Steps of undo kept.
@@ -45,6 +52,7 @@ impl Document {
     /// not saved yet.
     #[must_use]
     pub fn new(pack: Pack, path: Option<PathBuf>, source: Option<String>) -> Document {
+        let revision = fresh_revision();
         Document {
             pack,
             path,
@@ -52,9 +60,8 @@ impl Document {
             current: 0,
             undo: Vec::new(),
             redo: Vec::new(),
-            revision: 0,
-            next_revision: 1,
-            saved_revision: 0,
+            revision,
+            saved_revision: revision,
             in_stroke: false,
             stroke_mark: false,
             typing: None,
@@ -100,8 +107,7 @@ impl Document {
     /// Every change gets a revision of its own, within a stroke or typing
     /// too, so that anything derived from the pack can tell it changed.
     fn bump(&mut self) {
-        self.revision = self.next_revision;
-        self.next_revision += 1;
+        self.revision = fresh_revision();
     }
 
     /// Changes the pack as one undo step.
@@ -128,7 +134,8 @@ impl Document {
         self.typing = None;
     }
 
-    /// A number that changes with every edit, undo and redo.
+    /// A number that changes with every edit, undo and redo, unique to
+    /// this document's state within the run.
     #[must_use]
     pub const fn revision(&self) -> u64 {
         self.revision

@@ -15,7 +15,7 @@ mod ui;
 
 use std::path::PathBuf;
 
-pub use app::{EditorApp, FileTask, Modal, Then};
+pub use app::{AUTOSAVE_EVERY, EditorApp, FileTask, Modal, Then};
 pub use play_ui::{PlayCommand, announce};
 pub use ui::ShownFinding;
 

@@ -134,7 +134,7 @@ impl EditorApp {
         self.run_play_commands();
         self.run_pending(&ctx);
         self.update_title(&ctx);
-        self.autosave();
+        self.autosave(&ctx);
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
@@ -757,13 +757,14 @@ impl EditorApp {
                         }
                     });
                 }
-                Modal::Problems { file, lines } => {
-                    ui.heading("This file cannot be opened");
-                    ui.label(format!("{file} is not a valid pack; nothing was changed."));
-                    ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
-                        for line in &lines {
-                            ui.label(RichText::new(line).monospace().color(severity_color(Severity::Error)));
-                        }
+                Modal::Problems { file, text } => {
+                    ui.heading("This file was not opened");
+                    ui.label(format!(
+                        "{file} cannot be read whole, and editing it would lose what could not be read. \
+                         Nothing was changed. Fix these problems in a text editor (`pushcrate check` lists them too):"
+                    ));
+                    ScrollArea::both().max_height(360.0).show(ui, |ui| {
+                        ui.add(egui::Label::new(RichText::new(&text).monospace()).extend());
                     });
                     if ui.button("Close").clicked() {
                         self.modal = None;

@@ -1,18 +1,38 @@
-//! Drawing pack problems like the Rust compiler's diagnostics, and as JSON.
+//! Drawing pack problems like the Rust compiler's diagnostics, and as JSON:
+//! what `pushcrate check` prints and what the editor shows for a file it
+//! will not open.
 
 use std::ops::Range;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde::Serialize;
 
-use super::clean;
 use crate::files::PackFile;
 use crate::level::{Problem, Severity};
+
+/// `text` safe to print on a terminal: control characters (escape
+/// sequences, bells, carriage returns) are shown escaped; newlines and tabs
+/// are kept.
+#[must_use]
+pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut cleaned = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            cleaned.extend(c.escape_default());
+        } else {
+            cleaned.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(cleaned)
+}
 
 /// Line starts of a text, for line and column numbers in logarithmic time:
 /// diagnostics stay linear in the size of the file however many problems
 /// it has.
-pub(crate) struct LineIndex<'a> {
+pub struct LineIndex<'a> {
     text: &'a str,
     /// The byte offset where each line starts.
     starts: Vec<usize>,
@@ -22,7 +42,9 @@ pub(crate) struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
+    /// The index of `text`.
+    #[must_use]
+    pub fn new(text: &'a str) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         let mut checkpoints = vec![(0, 0)];
@@ -61,7 +83,7 @@ impl<'a> LineIndex<'a> {
     }
 
     /// 1-based line and column (in characters) of byte `offset`.
-    pub(crate) fn line_col(&self, offset: usize) -> (usize, usize) {
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = self.boundary(offset);
         let line = self.line(offset);
         let column = self.chars_before(offset) - self.chars_before(self.starts[line]) + 1;
@@ -155,7 +177,7 @@ fn clean_excerpt(lines: &str, span: Range<usize>) -> (String, Range<usize>) {
 }
 
 /// The problems of one pack, drawn with source lines and carets.
-pub(crate) fn render(pack: &PackFile, color: bool, limit: usize) -> String {
+pub fn render(pack: &PackFile, color: bool, limit: usize) -> String {
     let renderer = if color { Renderer::styled() } else { Renderer::plain() };
     let index = LineIndex::new(&pack.text);
     let name = clean(&pack.name);
@@ -224,7 +246,7 @@ pub(crate) fn render(pack: &PackFile, color: bool, limit: usize) -> String {
 }
 
 /// One line counting packs, errors and warnings.
-pub(crate) fn summary(packs: &[PackFile]) -> String {
+pub fn summary(packs: &[PackFile]) -> String {
     let problems = packs.iter().flat_map(|p| &p.parsed.problems);
     let errors = problems.clone().filter(|p| p.is_error()).count();
     let warnings = problems.count() - errors;
@@ -289,7 +311,7 @@ fn json_problem<'a>(pack: &'a PackFile, index: &LineIndex<'_>, problem: &'a Prob
 
 /// The problems of every pack as one JSON report; `unreadable` lists the
 /// files that could not be read, with the reason.
-pub(crate) fn json(packs: &[PackFile], unreadable: &[(String, String)]) -> serde_json::Result<String> {
+pub fn json(packs: &[PackFile], unreadable: &[(String, String)]) -> serde_json::Result<String> {
     let mut entries: Vec<JsonPack<'_>> = packs
         .iter()
         .map(|pack| {
