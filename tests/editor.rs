@@ -797,3 +797,39 @@ fn autosave_runs_on_a_timer_without_input() {
     let idle = ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
     assert!(idle > AUTOSAVE_EVERY, "{idle:?}");
 }
+
+/// Save game… saves every action of the game, whichever position is
+/// viewed; the panel says when a past position is shown, and the computer
+/// waits there until the game is resumed. Opening a record keeps the seats.
+#[test]
+fn a_past_position_is_marked_and_the_whole_game_is_saved() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    click_cells(&mut ed, "c2 d5 c3");
+    ed.click("start");
+    assert_eq!(sandbox(&ed).cursor, 0);
+    assert!(ed.harness.query_by_label_contains("Past position: after action 0 of 3").is_some());
+    let path = ed.dir.path().join("tiny.record");
+    ed.dialogs.answer(Some(path.clone()));
+    ed.click("Save game…");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "tiny: c2 d5 c3\n", "the whole game");
+    // The computer takes player 2's seat; at a past position where it is
+    // to move, it waits.
+    ed.harness.state_mut().sandbox.as_mut().unwrap().seats = ByPlayer::new(Seat::Human, Seat::Computer(0));
+    ed.click("c2");
+    assert_eq!(sandbox(&ed).cursor, 1);
+    for _ in 0..20 {
+        ed.harness.step();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(sandbox(&ed).thinking.is_none(), "the computer waits at a past position");
+    assert_eq!(sandbox(&ed).actions.len(), 3, "nothing was played over the log");
+    ed.click("Resume at the last action");
+    assert_eq!(sandbox(&ed).cursor, 3);
+    assert!(ed.harness.query_by_label_contains("Past position").is_none());
+    // Opening the record keeps the seats as set.
+    ed.dialogs.answer(Some(path));
+    ed.click("Open game…");
+    assert_eq!(sandbox(&ed).seats, ByPlayer::new(Seat::Human, Seat::Computer(0)));
+    assert_eq!(sandbox(&ed).actions.len(), 3);
+}

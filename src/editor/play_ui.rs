@@ -66,15 +66,19 @@ impl EditorApp {
     /// Writes the game record to `path`.
     pub fn save_record_to(&mut self, path: &std::path::Path) {
         let Some(sandbox) = &self.sandbox else { return };
-        let text = format!("{}\n", sandbox.record());
+        let record = sandbox.record();
+        let text = format!("{record}\n");
         match super::files::write_atomic(path, &text) {
-            Ok(()) => self.status = format!("Saved the game to {}.", path.display()),
+            Ok(()) => {
+                self.status =
+                    format!("Saved the whole game ({} actions) to {}.", record.actions.len(), path.display());
+            }
             Err(e) => self.modal = Some(super::Modal::Error(format!("{e:#}"))),
         }
     }
 
     /// Opens a game record (such as a stalled game from a self-play run)
-    /// at its last action.
+    /// at its last action, each seat kept as it was set.
     pub fn open_record(&mut self) {
         if let Some(path) = self.pick_open(super::app::FileTask::OpenRecord) {
             self.open_record_from(&path);
@@ -97,12 +101,15 @@ impl EditorApp {
             self.modal = Some(super::Modal::Error(format!("This pack has no level `{}`.", record.level)));
             return;
         };
+        let seats = self.sandbox.as_ref().map(|s| s.seats);
         self.doc.select(index);
         self.sandbox = None;
         self.playing = false;
         self.toggle_play();
         if let Some(sandbox) = &mut self.sandbox {
-            sandbox.seats = crate::rules::ByPlayer::new(Seat::Human, Seat::Human);
+            if let Some(seats) = seats {
+                sandbox.seats = seats;
+            }
             if let Err(why) = sandbox.load(&record) {
                 self.modal = Some(super::Modal::Error(why));
             } else {
@@ -316,6 +323,9 @@ impl EditorApp {
                     self.pending_play.push(PlayCommand::NewGame);
                 }
             });
+            if sandbox.viewing_past() {
+                past_position_ui(ui, sandbox);
+            }
             for p in Player::BOTH {
                 seat_ui(ui, sandbox, p);
             }
@@ -409,6 +419,28 @@ fn animate(painter: &egui::Painter, layout: &BoardLayout, motion: &super::sandbo
         }
         _ => {}
     }
+}
+
+/// Says that the board shows a past position, and offers to go back to the
+/// game's end.
+fn past_position_ui(ui: &mut Ui, sandbox: &mut Sandbox) {
+    egui::Frame::group(ui.style()).stroke(Stroke::new(1.5, Color32::from_rgb(200, 140, 0))).show(ui, |ui| {
+        ui.label(
+            RichText::new(format!(
+                "Past position: after action {} of {}.",
+                sandbox.cursor,
+                sandbox.actions.len()
+            ))
+            .strong(),
+        );
+        ui.label(
+            "The computer waits. An action played here starts a new line and drops the later ones; \
+             Save game… saves the whole record.",
+        );
+        if ui.button("Resume at the last action").clicked() {
+            sandbox.resume();
+        }
+    });
 }
 
 fn seat_ui(ui: &mut Ui, sandbox: &mut Sandbox, player: Player) {

@@ -139,10 +139,26 @@ impl Sandbox {
         &self.positions[self.cursor]
     }
 
-    /// The game as a record (up to the cursor).
+    /// The whole game as a record, every action of the log, whichever
+    /// position is being viewed.
     #[must_use]
     pub fn record(&self) -> GameRecord {
-        GameRecord { level: self.level.id.clone(), actions: self.actions[..self.cursor].to_vec() }
+        GameRecord { level: self.level.id.clone(), actions: self.actions.clone() }
+    }
+
+    /// Whether the board shows a past position: actions of the log come
+    /// after it. The computer waits until the game is resumed; an action
+    /// played here starts a new line and drops the later ones.
+    #[must_use]
+    pub fn viewing_past(&self) -> bool {
+        self.cursor < self.actions.len()
+    }
+
+    /// Back to the last position of the log, and computer-only games run
+    /// again.
+    pub fn resume(&mut self) {
+        self.jump(self.actions.len());
+        self.running = true;
     }
 
     /// Plays `action` for the side to move; the log after the cursor is
