@@ -833,3 +833,43 @@ fn a_past_position_is_marked_and_the_whole_game_is_saved() {
     assert_eq!(sandbox(&ed).seats, ByPlayer::new(Seat::Human, Seat::Computer(0)));
     assert_eq!(sandbox(&ed).actions.len(), 3);
 }
+
+/// Every character typed into a multi-line field is kept, even when the
+/// pointer moves focus away in the same frame as the typing.
+#[test]
+fn multi_line_fields_keep_every_character() {
+    let mut ed = editor();
+    ed.select_level("open");
+    let notes = ed.harness.get_by_label("Notes").rect().center();
+    ed.press(notes, PointerButton::Primary, true);
+    ed.press(notes, PointerButton::Primary, false);
+    // One frame: the keys and the click that moves focus to the board.
+    let board = ed.cell_pos(c("a9"));
+    let key =
+        |key, modifiers| Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers };
+    let button = |pressed| Event::PointerButton {
+        pos: board,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    ed.harness.input_mut().events.extend([
+        key(Key::End, Modifiers::COMMAND),
+        Event::Text(" More.".into()),
+        key(Key::Enter, Modifiers::NONE),
+        Event::Text("Line two".into()),
+        Event::PointerMoved(board),
+        button(true),
+        button(false),
+    ]);
+    ed.harness.step();
+    ed.settle();
+    let notes = ed.level().notes.clone().unwrap();
+    assert!(notes.ends_with(" More.\nLine two"), "{notes:?}");
+    assert!(ed.level().walls.has(c("a9")), "the click painted too");
+    // The click took focus from the field: keys are shortcuts again.
+    assert!(ed.harness.ctx.memory(|m| m.focused()).is_none());
+    ed.key(Modifiers::NONE, Key::E);
+    assert_eq!(ed.app().tool, pushcrate::editor::command::Tool::Eraser);
+    assert_eq!(ed.level().notes.as_deref(), Some(notes.as_str()));
+}

@@ -41,6 +41,22 @@ pub struct ShownFinding {
     pub path: Vec<Cell>,
 }
 
+/// A press outside the focused widget ends its focus, once the widget has
+/// read every key of the frame.
+fn surrender_focus_on_click_elsewhere(ctx: &egui::Context) {
+    let Some(focused) = ctx.memory(egui::Memory::focused) else { return };
+    let rect = ctx.read_response(focused).map(|r| r.interact_rect);
+    let elsewhere = ctx.input(|i| {
+        i.events.iter().any(|e| match e {
+            egui::Event::PointerButton { pos, pressed: true, .. } => rect.is_none_or(|r| !r.contains(*pos)),
+            _ => false,
+        })
+    });
+    if elsewhere {
+        ctx.memory_mut(|m| m.surrender_focus(focused));
+    }
+}
+
 fn severity_color(severity: Severity) -> Color32 {
     match severity {
         Severity::Error => Color32::from_rgb(200, 40, 40),
@@ -105,6 +121,10 @@ impl EditorApp {
     /// The whole editor, drawn into `ui` (the window's root).
     pub fn ui_root(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        // egui drops what was typed in a frame whose click moves focus away
+        // (the field gives up focus before it reads the keys): focus is
+        // given up here instead, after the fields have read this frame.
+        ctx.options_mut(|o| o.input_options.surrender_focus_on = egui::SurrenderFocusOn::Never);
         if self.modal.is_none() {
             self.shortcuts(&ctx);
             if self.playing {
@@ -135,6 +155,7 @@ impl EditorApp {
         self.run_pending(&ctx);
         self.update_title(&ctx);
         self.autosave(&ctx);
+        surrender_focus_on_click_elsewhere(&ctx);
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
