@@ -873,3 +873,30 @@ fn multi_line_fields_keep_every_character() {
     assert_eq!(ed.app().tool, pushcrate::editor::command::Tool::Eraser);
     assert_eq!(ed.level().notes.as_deref(), Some(notes.as_str()));
 }
+
+/// The board keeps its place and size whatever the side panels show: a
+/// click target never moves mid-game.
+#[test]
+fn the_board_does_not_move_when_a_panel_changes() {
+    let mut ed = editor();
+    let board = |ed: &Editor| ed.harness.get_by_label("Board").rect();
+    ed.select_level("courtyard");
+    let editing = board(&ed);
+    ed.click("Pack and rules");
+    ed.click_cell(c("a1"), PointerButton::Primary);
+    ed.click_cell(c("i9"), PointerButton::Primary);
+    for i in 0..ed.app().doc.pack.levels.len() {
+        ed.harness.state_mut().command(pushcrate::editor::command::Command::SelectLevel(i));
+        ed.settle();
+        assert_eq!(board(&ed).width(), editing.width(), "level {i}");
+        assert_eq!(board(&ed).left(), editing.left(), "level {i}");
+    }
+    play(&mut ed, "tiny");
+    let playing = board(&ed);
+    for cell in ["c2", "d5", "c3", "c2", "c1"] {
+        click_cells(&mut ed, cell);
+        assert_eq!(board(&ed), playing, "after {cell}");
+    }
+    ed.click("Balance");
+    assert_eq!(board(&ed), playing);
+}

@@ -305,7 +305,7 @@ impl EditorApp {
 
     pub(super) fn play_panel_ui(&mut self, ui: &mut Ui) {
         let Some(sandbox) = &mut self.sandbox else { return };
-        ScrollArea::vertical().id_salt("play-panel").show(ui, |ui| {
+        {
             ui.heading(format!("Playing {}", sandbox.level.id));
             if self.doc.level().is_some_and(|l| *l != sandbox.level) {
                 ui.label(
@@ -340,7 +340,7 @@ impl EditorApp {
             log_ui(ui, sandbox);
             ui.separator();
             balance_ui(ui, sandbox);
-        });
+        }
     }
 
     /// Runs the play panel's queued requests.

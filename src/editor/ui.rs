@@ -41,6 +41,15 @@ pub struct ShownFinding {
     pub path: Vec<Cell>,
 }
 
+/// A side panel's content, scrolled within the panel's width: content
+/// wider or taller than the panel scrolls instead of widening it.
+fn side_scroll(ui: &mut Ui, id: &str, add: impl FnOnce(&mut Ui)) {
+    ScrollArea::both().id_salt(id).auto_shrink([false, false]).show(ui, |ui| {
+        ui.set_max_width(ui.available_width());
+        add(ui);
+    });
+}
+
 /// A press outside the focused widget ends its focus, once the widget has
 /// read every key of the frame.
 fn surrender_focus_on_click_elsewhere(ctx: &egui::Context) {
@@ -138,15 +147,26 @@ impl EditorApp {
         Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
-        Panel::left("levels").default_size(240.0).resizable(true).show(ui, |ui| self.levels_ui(ui));
+        // Side panels keep the width the user gave them: what they show
+        // scrolls inside, so the board never moves under the pointer.
+        Panel::left("levels")
+            .default_size(240.0)
+            .size_range(180.0..=480.0)
+            .resizable(true)
+            .show(ui, |ui| side_scroll(ui, "levels-panel", |ui| self.levels_ui(ui)));
         if self.playing {
-            Panel::right("sandbox").default_size(340.0).resizable(true).show(ui, |ui| self.play_panel_ui(ui));
+            Panel::right("sandbox")
+                .default_size(340.0)
+                .size_range(260.0..=560.0)
+                .resizable(true)
+                .show(ui, |ui| side_scroll(ui, "play-panel", |ui| self.play_panel_ui(ui)));
             CentralPanel::default().show(ui, |ui| self.play_board_ui(ui));
         } else {
             Panel::right("inspector")
                 .default_size(320.0)
+                .size_range(260.0..=560.0)
                 .resizable(true)
-                .show(ui, |ui| self.inspector_ui(ui));
+                .show(ui, |ui| side_scroll(ui, "inspector", |ui| self.inspector_ui(ui)));
             CentralPanel::default().show(ui, |ui| self.board_ui(ui));
         }
         self.modal_ui(&ctx);
@@ -473,11 +493,9 @@ impl EditorApp {
     }
 
     fn inspector_ui(&mut self, ui: &mut Ui) {
-        ScrollArea::vertical().id_salt("inspector").show(ui, |ui| {
-            self.level_fields_ui(ui);
-            ui.separator();
-            self.findings_ui(ui);
-        });
+        self.level_fields_ui(ui);
+        ui.separator();
+        self.findings_ui(ui);
     }
 
     fn level_fields_ui(&mut self, ui: &mut Ui) {
