@@ -900,3 +900,18 @@ fn the_board_does_not_move_when_a_panel_changes() {
     ed.click("Balance");
     assert_eq!(board(&ed), playing);
 }
+
+/// Growing a level from 9 to 11 ranks in the inspector keeps player 2 on
+/// the top rank, its goal rank with it.
+#[test]
+fn resizing_keeps_each_start_and_goal_rank_at_its_edge() {
+    let mut ed = editor();
+    ed.select_level("open");
+    ed.harness.get_by_role_and_label(egui::accesskit::Role::SpinButton, "ranks").set_value_accesskit(11.0);
+    ed.settle();
+    let level = ed.level();
+    assert_eq!(level.height, 11);
+    assert_eq!(level.starts, ByPlayer::new(Some(c("e1")), Some(c("e11"))));
+    assert!(level.goal_cells(Player::Two).iter().all(|g| g.rank() == 10));
+    assert!(ed.harness.query_by_label_contains("error(s)").is_none(), "the grown level is still valid");
+}

@@ -206,16 +206,34 @@ impl Level {
                 }
             }
             EditOp::Resize(width, height) => {
+                let (old_width, old_height) = (self.width, self.height);
                 self.width = width.clamp(MIN_SIDE, MAX_SIDE);
                 self.height = height.clamp(MIN_SIDE, MAX_SIDE);
+                // The board grows or shrinks at its top and right edges. A
+                // start square or goal cell on an edge that moves goes with
+                // it, so player 2 still starts on the top rank and its goal
+                // rank is still the top one.
+                let follow = |cell: Cell| {
+                    let file = if cell.file() + 1 == old_width { self.width - 1 } else { cell.file() };
+                    let rank = if cell.rank() + 1 == old_height { self.height - 1 } else { cell.rank() };
+                    Cell::new(file, rank)
+                };
                 let board = self.board();
-                self.walls &= board;
-                self.crates.retain(|c, _| board.has(*c));
                 for p in Player::BOTH {
+                    if let Some(start) = self.starts[p] {
+                        let moved = follow(start);
+                        if moved != start {
+                            self.starts[p] = Some(moved);
+                            self.walls.set(moved, false);
+                            self.crates.remove(&moved);
+                        }
+                    }
                     if let Some(goals) = &mut self.goals[p] {
-                        *goals &= board;
+                        *goals = goals.iter().map(follow).filter(|c| board.has(*c)).collect();
                     }
                 }
+                self.walls &= board;
+                self.crates.retain(|c, _| board.has(*c));
             }
             EditOp::Clear => {
                 self.walls = Bitboard::EMPTY;
@@ -270,6 +288,29 @@ mod tests {
         assert_eq!(level.board().count(), 49);
         level.apply(EditOp::Resize(20, 2), Mirror::Off);
         assert_eq!((level.width, level.height), (11, 5));
+    }
+
+    #[test]
+    fn resizing_keeps_starts_and_goal_ranks_at_the_edges_that_move() {
+        use crate::rules::ByPlayer;
+        let mut level = Level::new("t", 9, 9);
+        level.starts = ByPlayer::new(Some(c("e1")), Some(c("e9")));
+        level.apply(EditOp::GoalRank(Player::Two, 8), Mirror::Off);
+        level.apply(EditOp::Resize(9, 11), Mirror::Off);
+        assert_eq!(level.starts, ByPlayer::new(Some(c("e1")), Some(c("e11"))));
+        assert!(level.goal_cells(Player::Two).iter().all(|g| g.rank() == 10));
+        assert_eq!(level.goal_cells(Player::Two).count(), 9);
+        level.apply(EditOp::Resize(9, 7), Mirror::Off);
+        assert_eq!(level.starts.two, Some(c("e7")));
+        assert!(level.goal_cells(Player::Two).iter().all(|g| g.rank() == 6));
+        // A start on the right edge follows it; one inside stays.
+        level.starts.one = Some(c("i1"));
+        level.apply(EditOp::Resize(11, 7), Mirror::Off);
+        assert_eq!(level.starts, ByPlayer::new(Some(c("k1")), Some(c("e7"))));
+        // The same size moves nothing.
+        let before = level.clone();
+        level.apply(EditOp::Resize(11, 7), Mirror::Off);
+        assert_eq!(level, before);
     }
 
     #[test]
