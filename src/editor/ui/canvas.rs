@@ -1,0 +1,171 @@
+//! The board in editing: pointer strokes become edits, overlays are drawn.
+
+use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
+
+use crate::analysis::MazeGraph;
+use crate::editor::app::EditorApp;
+use crate::editor::board::{BoardLayout, BoardView, paint_level};
+use crate::editor::command::Tool;
+use crate::level::edit::EditOp;
+use crate::rules::{Bitboard, Cell, Player};
+
+/// A drag in progress on the board.
+#[derive(Clone, Copy, Debug)]
+pub struct Drag {
+    button: PointerButton,
+    start: Cell,
+    last: Option<Cell>,
+    /// Where the pointer was at the last frame of the stroke: the cells
+    /// between it and the pointer now are painted too, however fast it
+    /// moved.
+    last_pos: egui::Pos2,
+}
+
+impl EditorApp {
+    fn board_view(&mut self, level: &crate::level::Level) -> BoardView {
+        let mut view = BoardView { hovered: self.hovered, ..BoardView::default() };
+        let report = self.report(level);
+        if self.prefs.show_sole_path {
+            view.sole_path = report.sole_path_cells.iter().copied().collect();
+        }
+        if self.prefs.show_routes
+            && let Some(flag) = level.flag_cell()
+        {
+            // Around the crates as painted; over the floor when they cut the way.
+            let with_crates =
+                MazeGraph::new(level.floor() - level.crates.keys().copied().collect::<Bitboard>());
+            let floor = MazeGraph::new(level.floor());
+            let path = |from: Cell, to: Bitboard| {
+                with_crates
+                    .shortest_path(from, to)
+                    .or_else(|| floor.shortest_path(from, to))
+                    .unwrap_or_default()
+            };
+            for p in Player::BOTH {
+                let Some(start) = level.starts[p] else { continue };
+                let mut route = path(start, Bitboard::from_cell(flag));
+                route.extend(path(flag, level.goal_cells(p)).into_iter().skip(1));
+                view.routes.push((p, route));
+            }
+        }
+        if self.prefs.show_distances
+            && let Some(flag) = level.flag_cell()
+        {
+            let open = level.floor() - level.crates.keys().copied().collect::<Bitboard>();
+            view.distances = Some(MazeGraph::new(open).distances(flag).to_vec());
+        }
+        if let Some(i) = self.selected_finding
+            && let Some(finding) = self.current_findings().get(i)
+        {
+            view.highlight = finding.cells;
+            view.highlight_path.clone_from(&finding.path);
+        }
+        if let (Some(drag), Tool::Rectangle, Some(hovered)) = (self.drag, self.tool, self.hovered) {
+            view.preview = Some((drag.start, hovered, drag.button == PointerButton::Primary));
+        }
+        view
+    }
+
+    pub(super) fn board_ui(&mut self, ui: &mut Ui) {
+        let Some(level) = self.doc.level().cloned() else {
+            ui.centered_and_justified(|ui| ui.label("The pack has no level: add one."));
+            return;
+        };
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
+        let layout = BoardLayout::new(response.rect, level.width, level.height);
+        self.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
+        self.board_input(ui, &response, &layout, &level);
+        let view = self.board_view(&level);
+        paint_level(&painter, &layout, &level, &view);
+    }
+
+    fn board_input(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        layout: &BoardLayout,
+        level: &crate::level::Level,
+    ) {
+        // The pointer's events of this frame, in order: a fast hand can
+        // press, move and release between two frames, and every sample
+        // counts.
+        let events: Vec<egui::Event> = ui.input(|i| {
+            i.events
+                .iter()
+                .filter(|e| matches!(e, egui::Event::PointerMoved(_) | egui::Event::PointerButton { .. }))
+                .cloned()
+                .collect()
+        });
+        for event in events {
+            match event {
+                egui::Event::PointerButton { pos, button, pressed: true, .. }
+                    if matches!(button, PointerButton::Primary | PointerButton::Secondary)
+                        && self.drag.is_none()
+                        && ui.ctx().layer_id_at(pos) == Some(response.layer_id) =>
+                {
+                    if let Some(start) = layout.cell_at(pos) {
+                        self.doc.begin_stroke();
+                        let mut drag = Drag { button, start, last: None, last_pos: pos };
+                        self.stroke_cell(&mut drag, start);
+                        self.drag = Some(drag);
+                    }
+                }
+                egui::Event::PointerMoved(pos) => self.stroke_to(layout, pos),
+                egui::Event::PointerButton { pos, button, pressed: false, .. }
+                    if self.drag.is_some_and(|d| d.button == button) =>
+                {
+                    self.stroke_to(layout, pos);
+                    if let Some(drag) = self.drag.take() {
+                        if self.tool == Tool::Rectangle
+                            && let Some(end) = layout.cell_at(pos).or(drag.last)
+                        {
+                            self.doc.apply(
+                                EditOp::Rectangle(drag.start, end, drag.button == PointerButton::Primary),
+                                self.prefs.mirror,
+                            );
+                        }
+                        self.doc.end_stroke();
+                    }
+                }
+                _ => {}
+            }
+        }
+        let _ = level;
+    }
+
+    /// Continues the stroke in progress, if any, to `pos`: every cell
+    /// between the last position and `pos` gets the tool.
+    fn stroke_to(&mut self, layout: &BoardLayout, pos: egui::Pos2) {
+        let Some(mut drag) = self.drag else { return };
+        for cell in layout.cells_along(drag.last_pos, pos) {
+            if drag.last != Some(cell) {
+                self.stroke_cell(&mut drag, cell);
+            }
+        }
+        drag.last_pos = pos;
+        self.drag = Some(drag);
+    }
+
+    /// Applies the current tool to one cell of a stroke.
+    fn stroke_cell(&mut self, drag: &mut Drag, cell: Cell) {
+        let primary = drag.button == PointerButton::Primary;
+        let first = drag.last.is_none();
+        let op = match self.tool {
+            Tool::Wall => Some(EditOp::Wall(cell, primary)),
+            Tool::Eraser => Some(EditOp::Erase(cell)),
+            Tool::Crate => Some(EditOp::Crate(cell, primary.then_some(self.stage))),
+            Tool::Goal(p) => Some(EditOp::ToggleGoal(p, cell)),
+            Tool::Fill if first => Some(EditOp::Fill(cell, primary)),
+            Tool::Start(p) if first => Some(EditOp::Start(p, cell)),
+            Tool::GoalRank(p) if first => Some(EditOp::GoalRank(p, cell.rank())),
+            Tool::Flag if first => Some(EditOp::Flag(cell)),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.doc.apply(op, self.prefs.mirror);
+            self.selected_finding = None;
+        }
+        drag.last = Some(cell);
+    }
+}

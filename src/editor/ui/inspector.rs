@@ -1,0 +1,205 @@
+//! The inspector: the current level's fields and its findings.
+
+use egui::{Button, Color32, RichText, Ui};
+
+use super::severity_color;
+use crate::analysis::{FindingCode, Severity, Witness};
+use crate::editor::app::EditorApp;
+use crate::editor::command::Command;
+use crate::level::edit::{EditOp, Mirror};
+use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player};
+
+/// A finding as the inspector lists it: analysis findings and format
+/// problems alike.
+#[derive(Clone, Debug)]
+pub struct ShownFinding {
+    /// `A010`, `E015`…
+    pub code: String,
+    /// Its severity.
+    pub severity: Severity,
+    /// The message.
+    pub message: String,
+    /// Cells to highlight.
+    pub cells: Bitboard,
+    /// A path to draw.
+    pub path: Vec<Cell>,
+}
+
+impl EditorApp {
+    /// The findings of the current level: format problems, then analysis.
+    pub fn current_findings(&mut self) -> Vec<ShownFinding> {
+        let Some(level) = self.doc.level().cloned() else { return Vec::new() };
+        let index = self.doc.current;
+        let mut out: Vec<ShownFinding> = self
+            .pack_problems()
+            .iter()
+            .filter(|p| p.field.level() == Some(index))
+            .map(|p| ShownFinding {
+                code: p.code.as_str().to_owned(),
+                severity: p.severity().into(),
+                message: p.message.clone(),
+                cells: p.cells.iter().copied().collect(),
+                path: Vec::new(),
+            })
+            .collect();
+        let report = self.report(&level);
+        for finding in &report.findings {
+            // The format's own problems are listed above already.
+            if finding.code == FindingCode::InvalidLevel && !out.is_empty() {
+                continue;
+            }
+            let (mut cells, path) = match &finding.witness {
+                Some(Witness::Path { cells }) => (Bitboard::EMPTY, cells.clone()),
+                Some(Witness::Cut { region }) => (region.iter().copied().collect(), Vec::new()),
+                _ => (Bitboard::EMPTY, Vec::new()),
+            };
+            cells |= finding.cells.iter().copied().collect::<Bitboard>();
+            out.push(ShownFinding {
+                code: finding.code.as_str().to_owned(),
+                severity: finding.severity,
+                message: finding.message.clone(),
+                cells,
+                path,
+            });
+        }
+        out.sort_by_key(|f| f.severity);
+        out
+    }
+
+    pub(super) fn inspector_ui(&mut self, ui: &mut Ui) {
+        self.level_fields_ui(ui);
+        ui.separator();
+        self.findings_ui(ui);
+    }
+
+    fn level_fields_ui(&mut self, ui: &mut Ui) {
+        let Some(level) = self.doc.level().cloned() else {
+            ui.label("The pack has no level.");
+            return;
+        };
+        ui.heading("Level");
+        egui::Grid::new("level-fields").num_columns(2).show(ui, |ui| {
+            let mut id = level.id.clone();
+            let label = ui.label("Id");
+            if ui.text_edit_singleline(&mut id).labelled_by(label.id).changed() {
+                self.doc.edit_text("level.id", |pack, i| pack.levels[i].id = id);
+            }
+            ui.end_row();
+            let mut name = level.name.clone();
+            let label = ui.label("Name");
+            if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
+                self.doc.edit_text("level.name", |pack, i| pack.levels[i].name = name);
+            }
+            ui.end_row();
+            let mut author = level.author.clone().unwrap_or_default();
+            let label = ui.label("Author");
+            if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
+                self.doc.edit_text("level.author", |pack, i| {
+                    pack.levels[i].author = Some(author).filter(|a| !a.is_empty())
+                });
+            }
+            ui.end_row();
+            let mut tags = level.tags.join(", ");
+            let label = ui.label("Tags");
+            if ui
+                .text_edit_singleline(&mut tags)
+                .labelled_by(label.id)
+                .on_hover_text("Separated by commas")
+                .changed()
+            {
+                self.doc.edit_text("level.tags", |pack, i| {
+                    pack.levels[i].tags =
+                        tags.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
+                });
+            }
+            ui.end_row();
+            ui.label("Size");
+            ui.horizontal(|ui| {
+                let (mut w, mut h) = (level.width, level.height);
+                let changed = ui
+                    .add(egui::DragValue::new(&mut w).range(MIN_SIDE..=MAX_SIDE).prefix("files "))
+                    .changed()
+                    | ui.add(egui::DragValue::new(&mut h).range(MIN_SIDE..=MAX_SIDE).prefix("ranks "))
+                        .changed();
+                if changed {
+                    self.command(Command::Resize(w, h));
+                }
+            });
+            ui.end_row();
+            ui.label("First to move");
+            ui.horizontal(|ui| {
+                for p in Player::BOTH {
+                    if ui.radio(level.first == p, format!("Player {}", p.number())).clicked()
+                        && level.first != p
+                    {
+                        self.doc.edit(|pack, i| pack.levels[*i].first = p);
+                    }
+                }
+            });
+            ui.end_row();
+            ui.label("Goals");
+            ui.horizontal(|ui| {
+                for p in Player::BOTH {
+                    let custom = level.goals[p].is_some();
+                    if ui
+                        .add_enabled(custom, Button::new(format!("Default {}", p.number())))
+                        .on_hover_text(format!("{p}'s goal set back to its start square's rank"))
+                        .clicked()
+                    {
+                        self.doc.apply(EditOp::DefaultGoals(p), Mirror::Off);
+                    }
+                }
+            });
+            ui.end_row();
+        });
+        let mut notes = level.notes.clone().unwrap_or_default();
+        let label = ui.label("Notes");
+        if ui.add(egui::TextEdit::multiline(&mut notes).desired_rows(3)).labelled_by(label.id).changed() {
+            self.doc.edit_text("level.notes", |pack, i| {
+                pack.levels[i].notes = Some(notes).filter(|n| !n.is_empty())
+            });
+        }
+    }
+
+    fn findings_ui(&mut self, ui: &mut Ui) {
+        ui.heading("Analysis");
+        let findings = self.current_findings();
+        let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+        let warnings = findings.iter().filter(|f| f.severity == Severity::Warning).count();
+        let summary = match (errors, warnings) {
+            (0, 0) => RichText::new("Valid: no errors, no warnings").color(Color32::from_rgb(40, 150, 60)),
+            (0, w) => {
+                RichText::new(format!("Playable, {w} warning(s)")).color(severity_color(Severity::Warning))
+            }
+            (e, w) => RichText::new(format!("{e} error(s), {w} warning(s): cannot be played"))
+                .color(severity_color(Severity::Error)),
+        };
+        ui.label(summary.strong());
+        if let Some(level) = self.doc.level().cloned() {
+            let report = self.report(&level);
+            if let Some(race) = report.race {
+                ui.label(format!(
+                    "Race: player {} reaches the flag first, by {} action(s). To the flag {} / {} steps, home {} / {}.",
+                    race.first_to_flag, race.lead, race.legs[0].to_flag, race.legs[1].to_flag, race.legs[0].to_goal, race.legs[1].to_goal
+                ));
+            }
+            if !report.routes.is_empty() {
+                ui.label(format!(
+                    "{} sole-path cells; {} cells can take a crate.",
+                    report.sole_path_cells.len(),
+                    report.placement_cells
+                ));
+            }
+        }
+        ui.separator();
+        for (i, finding) in findings.iter().enumerate() {
+            let selected = self.selected_finding == Some(i);
+            let text = RichText::new(format!("{} {}", finding.code, finding.message))
+                .color(severity_color(finding.severity));
+            let response = ui.selectable_label(selected, text);
+            if response.clicked() {
+                self.command(Command::SelectFinding(if selected { None } else { Some(i) }));
+            }
+        }
+    }
+}

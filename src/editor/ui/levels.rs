@@ -1,0 +1,132 @@
+//! The level list and the pack's own fields and rules.
+
+use egui::{Button, Color32, RichText, ScrollArea, Sense, Ui};
+
+use super::severity_color;
+use crate::analysis::Severity;
+use crate::editor::app::EditorApp;
+use crate::editor::command::Command;
+use crate::rules::{JumpRule, RuleOption, Rules};
+
+impl EditorApp {
+    fn level_status(&mut self, index: usize) -> Severity {
+        let Some(level) = self.doc.pack.levels.get(index).cloned() else { return Severity::Note };
+        let problems = self.pack_problems();
+        let mine = problems.iter().filter(|p| p.field.level() == Some(index));
+        let mut worst = mine.map(|p| Severity::from(p.severity())).min().unwrap_or(Severity::Note);
+        let report = self.report(&level);
+        for f in &report.findings {
+            worst = worst.min(f.severity);
+        }
+        worst
+    }
+
+    /// The level list, its buttons, and the pack's fields.
+    pub(super) fn levels_ui(&mut self, ui: &mut Ui) {
+        ui.heading("Levels");
+        ui.horizontal_wrapped(|ui| {
+            for (command, text) in [
+                (Command::AddLevel, "Add"),
+                (Command::DuplicateLevel, "Duplicate"),
+                (Command::DeleteLevel, "Delete"),
+                (Command::MoveLevelUp, "Up"),
+                (Command::MoveLevelDown, "Down"),
+            ] {
+                let shortcut = command.shortcut().map(|s| ui.ctx().format_shortcut(&s)).unwrap_or_default();
+                let enabled = match command {
+                    Command::DeleteLevel => self.doc.pack.levels.len() > 1,
+                    Command::MoveLevelUp => self.doc.current > 0,
+                    Command::MoveLevelDown => self.doc.current + 1 < self.doc.pack.levels.len(),
+                    _ => true,
+                };
+                if ui
+                    .add_enabled(enabled, Button::new(text))
+                    .on_hover_text(format!("{} ({shortcut})", command.label()))
+                    .clicked()
+                {
+                    self.command(command);
+                }
+            }
+        });
+        ui.separator();
+        ScrollArea::vertical().id_salt("level-list").max_height(ui.available_height() * 0.55).show(
+            ui,
+            |ui| {
+                for i in 0..self.doc.pack.levels.len() {
+                    let status = self.level_status(i);
+                    let (meaning, color) = match status {
+                        Severity::Error => ("has errors", severity_color(Severity::Error)),
+                        Severity::Warning => ("has warnings", severity_color(Severity::Warning)),
+                        Severity::Note => ("is valid", Color32::from_rgb(40, 150, 60)),
+                    };
+                    let level = &self.doc.pack.levels[i];
+                    let text = format!("{} · {}", level.id, level.name);
+                    ui.horizontal(|ui| {
+                        // A painted mark: no glyph a font might lack.
+                        let (rect, mark) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), Sense::hover());
+                        ui.painter().circle_filled(rect.center(), 5.0, color);
+                        mark.on_hover_text(format!("The level {meaning}"));
+                        if ui.selectable_label(i == self.doc.current, text).clicked() {
+                            self.command(Command::SelectLevel(i));
+                        }
+                    });
+                }
+            },
+        );
+        ui.separator();
+        egui::CollapsingHeader::new("Pack and rules").default_open(false).show(ui, |ui| self.pack_ui(ui));
+    }
+
+    fn pack_ui(&mut self, ui: &mut Ui) {
+        let mut name = self.doc.pack.name.clone();
+        let label = ui.label("Name");
+        if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
+            self.doc.edit_text("pack.name", |pack, _| pack.name = name);
+        }
+        let mut author = self.doc.pack.author.clone().unwrap_or_default();
+        let label = ui.label("Author");
+        if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
+            self.doc.edit_text("pack.author", |pack, _| pack.author = Some(author).filter(|a| !a.is_empty()));
+        }
+        let mut description = self.doc.pack.description.clone().unwrap_or_default();
+        let label = ui.label("Description");
+        if ui.text_edit_multiline(&mut description).labelled_by(label.id).changed() {
+            self.doc.edit_text("pack.description", |pack, _| {
+                pack.description = Some(description).filter(|d| !d.is_empty());
+            });
+        }
+        ui.separator();
+        ui.label(RichText::new("Rules").strong());
+        let defaults = Rules::default();
+        egui::Grid::new("rules").num_columns(3).show(ui, |ui| {
+            for option in RuleOption::ALL {
+                let label = ui.label(option.key());
+                if option == RuleOption::Jump {
+                    let mut jump = self.doc.pack.rules.jump;
+                    let combo =
+                        egui::ComboBox::from_id_salt("jump").selected_text(jump.name()).show_ui(ui, |ui| {
+                            for j in JumpRule::ALL {
+                                ui.selectable_value(&mut jump, j, j.name());
+                            }
+                        });
+                    let _ = combo.response.labelled_by(label.id);
+                    if jump != self.doc.pack.rules.jump {
+                        self.doc.edit(|pack, _| pack.rules.jump = jump);
+                    }
+                    ui.label(format!("default {}", defaults.jump));
+                } else {
+                    let (lo, hi) = option.range().unwrap_or((0, 0));
+                    let mut value = self.doc.pack.rules.number(option);
+                    if ui.add(egui::DragValue::new(&mut value).range(lo..=hi)).labelled_by(label.id).changed()
+                    {
+                        self.doc.edit(|pack, _| {
+                            let _ = pack.rules.set_number(option, value);
+                        });
+                    }
+                    ui.label(format!("default {}", defaults.number(option)));
+                }
+                ui.end_row();
+            }
+        });
+    }
+}

@@ -1,0 +1,316 @@
+//! The editor's panels. UI functions read the model and emit commands or
+//! edits; they never write the model behind the document's back.
+//!
+//! One file per panel: `levels` (the level list and the pack's fields),
+//! `inspector` (the level's fields and its findings), `canvas` (the board
+//! and its pointer input), `modals` (dialogs); this file holds the window's
+//! layout, the menus, the toolbar, the status bar and the shortcuts.
+
+mod canvas;
+mod inspector;
+mod levels;
+mod modals;
+
+pub use canvas::Drag;
+pub use inspector::ShownFinding;
+
+use egui::{Button, CentralPanel, Color32, KeyboardShortcut, Panel, RichText, ScrollArea, Ui};
+
+use super::app::{EditorApp, Modal, Then};
+use super::board::player_color;
+use super::command::{Command, Overlay, Tool};
+use crate::analysis::Severity;
+use crate::level::edit::Mirror;
+use crate::rules::Stage;
+
+/// A side panel's content, scrolled within the panel's width: content
+/// wider or taller than the panel scrolls instead of widening it.
+fn side_scroll(ui: &mut Ui, id: &str, add: impl FnOnce(&mut Ui)) {
+    ScrollArea::both().id_salt(id).auto_shrink([false, false]).show(ui, |ui| {
+        ui.set_max_width(ui.available_width());
+        add(ui);
+    });
+}
+
+/// A press outside the focused widget ends its focus, once the widget has
+/// read every key of the frame.
+fn surrender_focus_on_click_elsewhere(ctx: &egui::Context) {
+    let Some(focused) = ctx.memory(egui::Memory::focused) else { return };
+    let rect = ctx.read_response(focused).map(|r| r.interact_rect);
+    let elsewhere = ctx.input(|i| {
+        i.events.iter().any(|e| match e {
+            egui::Event::PointerButton { pos, pressed: true, .. } => rect.is_none_or(|r| !r.contains(*pos)),
+            _ => false,
+        })
+    });
+    if elsewhere {
+        ctx.memory_mut(|m| m.surrender_focus(focused));
+    }
+}
+
+pub(super) fn severity_color(severity: Severity) -> Color32 {
+    match severity {
+        Severity::Error => Color32::from_rgb(200, 40, 40),
+        Severity::Warning => Color32::from_rgb(200, 140, 0),
+        Severity::Note => Color32::from_gray(120),
+    }
+}
+
+impl EditorApp {
+    /// The whole editor, drawn into `ui` (the window's root).
+    pub fn ui_root(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        // egui drops what was typed in a frame whose click moves focus away
+        // (the field gives up focus before it reads the keys): focus is
+        // given up here instead, after the fields have read this frame.
+        ctx.options_mut(|o| o.input_options.surrender_focus_on = egui::SurrenderFocusOn::Never);
+        if self.modal.is_none() {
+            self.shortcuts(&ctx);
+            if self.playing {
+                self.play_keys(&ctx);
+            }
+        }
+        if self.playing {
+            self.play_tick(&ctx);
+        }
+        self.close_request(&ctx);
+        Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
+        Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        // Side panels keep the width the user gave them: what they show
+        // scrolls inside, so the board never moves under the pointer.
+        Panel::left("levels")
+            .default_size(240.0)
+            .size_range(180.0..=480.0)
+            .resizable(true)
+            .show(ui, |ui| side_scroll(ui, "levels-panel", |ui| self.levels_ui(ui)));
+        if self.playing {
+            Panel::right("sandbox")
+                .default_size(340.0)
+                .size_range(260.0..=560.0)
+                .resizable(true)
+                .show(ui, |ui| side_scroll(ui, "play-panel", |ui| self.play_panel_ui(ui)));
+            CentralPanel::default().show(ui, |ui| self.play_board_ui(ui));
+        } else {
+            Panel::right("inspector")
+                .default_size(320.0)
+                .size_range(260.0..=560.0)
+                .resizable(true)
+                .show(ui, |ui| side_scroll(ui, "inspector", |ui| self.inspector_ui(ui)));
+            CentralPanel::default().show(ui, |ui| self.board_ui(ui));
+        }
+        self.modal_ui(&ctx);
+        self.poll_generating(&ctx);
+        self.run_play_commands();
+        self.run_pending(&ctx);
+        self.update_title(&ctx);
+        self.autosave(&ctx);
+        surrender_focus_on_click_elsewhere(&ctx);
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        let typing = ctx.egui_wants_keyboard_input();
+        let mut table: Vec<(KeyboardShortcut, Command)> = Command::with_shortcuts()
+            .into_iter()
+            .flat_map(|c| {
+                [c.shortcut(), c.alternative_shortcut()].into_iter().flatten().map(move |s| (s, c.clone()))
+            })
+            .collect();
+        // egui matches a shortcut even with Shift held on top, so Ctrl+Shift+S
+        // would be taken as Ctrl+S: the shortcuts with more modifiers go first.
+        table.sort_by_key(|(s, _)| {
+            let m = s.modifiers;
+            std::cmp::Reverse(u8::from(m.command) + u8::from(m.shift) + u8::from(m.alt))
+        });
+        for (shortcut, command) in table {
+            if self.playing && !command.in_play_mode() {
+                continue;
+            }
+            // Plain keys belong to a text field being typed into.
+            if typing && !shortcut.modifiers.command {
+                continue;
+            }
+            if ctx.input_mut(|i| i.consume_shortcut(&shortcut)) {
+                self.command(command);
+            }
+        }
+    }
+
+    fn close_request(&mut self, ctx: &egui::Context) {
+        if ctx.input(|i| i.viewport().close_requested()) {
+            if self.doc.is_dirty() && !self.quit_requested {
+                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+                self.modal = Some(Modal::Unsaved(Then::Quit));
+            } else {
+                self.save_prefs();
+            }
+        }
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = format!(
+            "{}{} — {} — Push Crate Studio",
+            if self.doc.is_dirty() { "● " } else { "" },
+            self.doc.title(),
+            self.doc.pack.name
+        );
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    /// A button or menu entry for `command`, with its shortcut.
+    pub(super) fn command_button(&mut self, ui: &mut Ui, command: Command, enabled: bool) {
+        let mut button = Button::new(command.label());
+        if let Some(shortcut) = command.shortcut() {
+            button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
+        }
+        if ui.add_enabled(enabled, button).clicked() {
+            self.command(command);
+            ui.close();
+        }
+    }
+
+    fn menu_ui(&mut self, ui: &mut Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                self.command_button(ui, Command::New, true);
+                self.command_button(ui, Command::Open, true);
+                ui.menu_button("Open Recent", |ui| {
+                    if self.prefs.recent.is_empty() {
+                        ui.label("No recent files");
+                    }
+                    for path in self.prefs.recent.clone() {
+                        self.command_button(ui, Command::OpenRecent(path), true);
+                    }
+                });
+                ui.separator();
+                self.command_button(ui, Command::Save, true);
+                self.command_button(ui, Command::SaveAs, true);
+                ui.separator();
+                self.command_button(ui, Command::ExportToml, true);
+                self.command_button(ui, Command::ExportJson, true);
+                ui.separator();
+                self.command_button(ui, Command::Quit, true);
+            });
+            ui.menu_button("Edit", |ui| {
+                let (undo, redo) = (self.doc.can_undo(), self.doc.can_redo());
+                self.command_button(ui, Command::Undo, undo);
+                self.command_button(ui, Command::Redo, redo);
+                ui.separator();
+                for tool in Tool::ALL {
+                    self.command_button(ui, Command::SetTool(tool), true);
+                }
+                ui.separator();
+                for stage in Stage::ALL {
+                    self.command_button(ui, Command::SetStage(stage), true);
+                }
+                ui.separator();
+                self.command_button(ui, Command::CycleMirror, true);
+                self.command_button(ui, Command::ClearLevel, true);
+            });
+            ui.menu_button("Level", |ui| {
+                self.command_button(ui, Command::AddLevel, true);
+                self.command_button(ui, Command::GenerateLevel, self.generating.is_none());
+                self.command_button(ui, Command::DuplicateLevel, true);
+                self.command_button(ui, Command::DeleteLevel, self.doc.pack.levels.len() > 1);
+                self.command_button(ui, Command::MoveLevelUp, self.doc.current > 0);
+                self.command_button(
+                    ui,
+                    Command::MoveLevelDown,
+                    self.doc.current + 1 < self.doc.pack.levels.len(),
+                );
+                ui.separator();
+                self.command_button(ui, Command::PreviousLevel, true);
+                self.command_button(ui, Command::NextLevel, true);
+            });
+            ui.menu_button("Play", |ui| {
+                self.command_button(ui, Command::TogglePlay, true);
+            });
+            ui.menu_button("View", |ui| {
+                for overlay in Overlay::ALL {
+                    let on = self.overlay(overlay);
+                    let shortcut = ui.ctx().format_shortcut(&overlay.shortcut());
+                    if ui.add(Button::selectable(on, overlay.label()).shortcut_text(shortcut)).clicked() {
+                        self.command(Command::ToggleOverlay(overlay));
+                        ui.close();
+                    }
+                }
+            });
+        });
+    }
+
+    fn toolbar_ui(&mut self, ui: &mut Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let play = if self.playing { "Edit (F5)" } else { "Play (F5)" };
+            if ui.add(Button::new(RichText::new(play).strong())).on_hover_text("Switch between editing and playing this level").clicked() {
+                self.command(Command::TogglePlay);
+            }
+            ui.separator();
+            if self.playing {
+                ui.label("Playing: click a green cell to move, or use the arrow keys. T places crates, X steals, Space passes.");
+                return;
+            }
+            for tool in Tool::ALL {
+                let shortcut = ui.ctx().format_shortcut(&tool.shortcut());
+                let mut text = RichText::new(tool.label());
+                if let Tool::Start(p) | Tool::Goal(p) | Tool::GoalRank(p) = tool {
+                    text = text.color(player_color(p));
+                }
+                let response = ui
+                    .add(Button::selectable(self.tool == tool, text))
+                    .on_hover_text(format!("{} ({shortcut})", tool.help()));
+                if response.clicked() {
+                    self.command(Command::SetTool(tool));
+                }
+            }
+            ui.separator();
+            egui::ComboBox::new("stage", "Crate stage").selected_text(self.stage.name()).show_ui(ui, |ui| {
+                for stage in Stage::ALL {
+                    let shortcut = Command::SetStage(stage)
+                        .shortcut()
+                        .map(|s| ui.ctx().format_shortcut(&s))
+                        .unwrap_or_default();
+                    if ui.selectable_label(self.stage == stage, format!("{stage} ({shortcut})")).clicked() {
+                        self.command(Command::SetStage(stage));
+                    }
+                }
+            });
+            egui::ComboBox::new("mirror", "Mirror")
+                .selected_text(self.prefs.mirror.label())
+                .show_ui(ui, |ui| {
+                    for mirror in Mirror::ALL {
+                        if ui.selectable_label(self.prefs.mirror == mirror, mirror.label()).clicked() {
+                            self.command(Command::SetMirror(mirror));
+                        }
+                    }
+                })
+                .response
+                .on_hover_text("Mirror painting (M cycles)");
+            ui.separator();
+            for overlay in Overlay::ALL {
+                let shortcut = ui.ctx().format_shortcut(&overlay.shortcut());
+                if ui
+                    .add(Button::selectable(self.overlay(overlay), overlay.label()))
+                    .on_hover_text(format!("Show or hide ({shortcut})"))
+                    .clicked()
+                {
+                    self.command(Command::ToggleOverlay(overlay));
+                }
+            }
+        });
+    }
+
+    fn status_ui(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            let cell = self.hovered.map_or_else(|| "—".to_owned(), |c| c.to_string());
+            ui.label(RichText::new(format!("{cell:>3}")).monospace())
+                .on_hover_text("The cell under the pointer");
+            ui.separator();
+            ui.label(format!("{} · {}", self.tool.label(), self.prefs.mirror.label()));
+            ui.separator();
+            ui.label(&self.status);
+        });
+    }
+}

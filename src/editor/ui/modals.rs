@@ -1,0 +1,144 @@
+//! The dialogs over the editor.
+
+use egui::{Button, RichText, ScrollArea};
+
+use crate::editor::app::{EditorApp, Modal};
+use crate::rules::{MAX_SIDE, MIN_SIDE};
+
+impl EditorApp {
+    pub(super) fn modal_ui(&mut self, ctx: &egui::Context) {
+        let Some(modal) = self.modal.clone() else { return };
+        egui::Modal::new(egui::Id::unique("pushcrate-modal")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
+            match modal {
+                Modal::Unsaved(then) => {
+                    ui.heading("Save changes?");
+                    ui.label(format!("{} has changes that are not saved.", self.doc.title()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Save").clicked() && self.save(false) {
+                            self.proceed(then.clone(), ctx);
+                        }
+                        if ui.button("Don't save").clicked() {
+                            self.proceed(then.clone(), ctx);
+                        }
+                        if ui.button("Cancel").clicked() {
+                            self.modal = None;
+                        }
+                    });
+                }
+                Modal::Problems { file, text } => {
+                    ui.heading("This file was not opened");
+                    ui.label(format!(
+                        "{file} cannot be read whole, and editing it would lose what could not be read. \
+                         Nothing was changed. Fix these problems in a text editor (`pushcrate check` lists them too):"
+                    ));
+                    ScrollArea::both().max_height(360.0).show(ui, |ui| {
+                        ui.add(egui::Label::new(RichText::new(&text).monospace()).extend());
+                    });
+                    if ui.button("Close").clicked() {
+                        self.modal = None;
+                    }
+                }
+                Modal::Recover(recovery) => {
+                    ui.heading("Recover unsaved work?");
+                    let from = recovery
+                        .path
+                        .as_ref()
+                        .map_or_else(|| "an unsaved pack".to_owned(), |p| p.display().to_string());
+                    ui.label(format!(
+                        "The editor did not close cleanly last time. Unsaved work on {from} was kept."
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Recover").clicked() {
+                            self.restore(&recovery);
+                        }
+                        if ui.button("Discard").clicked() {
+                            self.discard_recovery();
+                        }
+                    });
+                }
+                Modal::Generate(mut form) => {
+                    use crate::generate::{GenSymmetry, Style};
+                    ui.heading("Generate a level");
+                    egui::Grid::new("generate").num_columns(2).show(ui, |ui| {
+                        let label = ui.label("Size");
+                        ui.horizontal(|ui| {
+                            ui.add(
+                                egui::DragValue::new(&mut form.width)
+                                    .range(MIN_SIDE..=MAX_SIDE)
+                                    .prefix("files "),
+                            )
+                            .labelled_by(label.id);
+                            ui.add(
+                                egui::DragValue::new(&mut form.height)
+                                    .range(MIN_SIDE..=MAX_SIDE)
+                                    .prefix("ranks "),
+                            )
+                            .labelled_by(label.id);
+                        });
+                        ui.end_row();
+                        ui.label("Style");
+                        ui.horizontal(|ui| {
+                            for style in Style::ALL {
+                                ui.radio_value(&mut form.style, style, style.to_string());
+                            }
+                        });
+                        ui.end_row();
+                        ui.label("Symmetry");
+                        ui.horizontal(|ui| {
+                            for (symmetry, name) in [
+                                (GenSymmetry::HalfTurn, "half turn"),
+                                (GenSymmetry::Mirror, "mirror"),
+                                (GenSymmetry::None, "none"),
+                            ] {
+                                ui.radio_value(&mut form.symmetry, symmetry, name);
+                            }
+                        });
+                        ui.end_row();
+                        let label = ui.label("Seed");
+                        ui.add(egui::DragValue::new(&mut form.seed)).labelled_by(label.id);
+                        ui.end_row();
+                        ui.label("");
+                        ui.checkbox(&mut form.balanced, "Balanced (first player 45–55% in self-play)");
+                        ui.end_row();
+                    });
+                    self.modal = Some(Modal::Generate(form.clone()));
+                    ui.horizontal(|ui| {
+                        if ui.button("Generate").clicked() {
+                            self.start_generating(form.clone());
+                        }
+                        if ui.button("Cancel").clicked() {
+                            self.modal = None;
+                        }
+                    });
+                }
+                Modal::AskPath { task, mut path } => {
+                    ui.heading(task.title());
+                    ui.label("No file dialog can be shown here: type the file's path.");
+                    let label = ui.label("Path");
+                    let field = ui
+                        .add(egui::TextEdit::singleline(&mut path).desired_width(460.0))
+                        .labelled_by(label.id);
+                    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    self.modal = Some(Modal::AskPath { task, path: path.clone() });
+                    ui.horizontal(|ui| {
+                        let ok = ui.add_enabled(!path.trim().is_empty(), Button::new("OK")).clicked();
+                        if (ok || enter) && !path.trim().is_empty() {
+                            self.finish_file_task(task, std::path::PathBuf::from(path.trim()));
+                        }
+                        if ui.button("Cancel").clicked() {
+                            self.modal = None;
+                        }
+                    });
+                }
+                Modal::Error(message) => {
+                    ui.heading("Something went wrong");
+                    ui.label(message);
+                    if ui.button("Close").clicked() {
+                        self.modal = None;
+                    }
+                }
+            }
+        });
+    }
+}
