@@ -493,7 +493,7 @@ fn undoes_actions_and_jumps_in_the_log() {
     assert_eq!(sandbox(&ed).state().position(Player::One), c("b2"));
     ed.click("start");
     assert_eq!(sandbox(&ed).cursor, 0);
-    ed.click("Redo (Ctrl+Y)");
+    ed.click("Redo Ctrl+Y");
     assert_eq!(sandbox(&ed).cursor, 1);
     // A new action after going back replaces the rest of the log.
     click_cells(&mut ed, "b5");
@@ -584,6 +584,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     assert_eq!(report.games, 40);
     assert_eq!(results.len(), 40);
     ed.harness.run();
+    assert!(ed.harness.query_by_label_contains("40 games:").is_some());
     assert!(ed.harness.query_by_label_contains("40 games:").is_some());
     assert!(ed.harness.query_by_label_contains("First player scores").is_some());
     // A long run can be cancelled; what was played so far is reported.
@@ -914,4 +915,101 @@ fn resizing_keeps_each_start_and_goal_rank_at_its_edge() {
     assert_eq!(level.starts, ByPlayer::new(Some(c("e1")), Some(c("e11"))));
     assert!(level.goal_cells(Player::Two).iter().all(|g| g.rank() == 10));
     assert!(ed.harness.query_by_label_contains("error(s)").is_none(), "the grown level is still valid");
+}
+
+fn disabled(node: &egui_kittest::Node<'_>) -> bool {
+    use egui_kittest::kittest::NodeT as _;
+    node.accesskit_node().is_disabled()
+}
+
+/// Ctrl+Delete cannot delete a pack's last level; the menu entry and the
+/// button are disabled by the same rule, and the key says why.
+#[test]
+fn the_last_level_cannot_be_deleted() {
+    let mut ed = editor();
+    ed.key(Modifiers::COMMAND, Key::N);
+    assert_eq!(ed.app().doc.pack.levels.len(), 1);
+    ed.key(Modifiers::COMMAND, Key::Delete);
+    assert_eq!(ed.app().doc.pack.levels.len(), 1, "the last level stays");
+    assert!(ed.app().status.contains("needs a level"), "{}", ed.app().status);
+    assert!(disabled(&ed.harness.get_by_label("Delete")));
+    ed.harness.get_by_role_and_label(egui::accesskit::Role::Button, "Level").click();
+    ed.settle();
+    assert!(disabled(&ed.harness.get_by_label_contains("Delete level")));
+    ed.key(Modifiers::NONE, Key::Escape);
+    ed.key(Modifiers::COMMAND, Key::L);
+    assert_eq!(ed.app().doc.pack.levels.len(), 2);
+    assert!(!disabled(&ed.harness.get_by_label("Delete")));
+    ed.key(Modifiers::COMMAND, Key::Delete);
+    assert_eq!(ed.app().doc.pack.levels.len(), 1);
+}
+
+/// Play-mode keys are entries of the one shortcut table, scoped to play.
+#[test]
+fn play_keys_are_in_the_shortcut_table() {
+    use pushcrate::editor::command::{Command, Scope};
+    use pushcrate::rules::{Action, Dir};
+    let table = Command::shortcut_table();
+    let key_of = |command: Command| table.iter().find(|(_, c)| *c == command).map(|(s, _)| s.logical_key);
+    assert_eq!(key_of(Command::TogglePlacing), Some(Key::T));
+    assert_eq!(key_of(Command::Play(Action::Steal)), Some(Key::X));
+    assert_eq!(key_of(Command::Play(Action::Pass)), Some(Key::Space));
+    for (dir, key) in [(Dir::North, Key::ArrowUp), (Dir::South, Key::ArrowDown)] {
+        assert_eq!(key_of(Command::Arrow(dir)), Some(key));
+        assert_eq!(Command::Arrow(dir).scope(), Scope::Play);
+    }
+    // In editing, T and the arrows do nothing to a game.
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.key(Modifiers::NONE, Key::T);
+    ed.key(Modifiers::NONE, Key::ArrowUp);
+    assert!(!sandbox(&ed).placing);
+    assert_eq!(sandbox(&ed).actions.len(), 0);
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.key(Modifiers::NONE, Key::ArrowUp);
+    assert_eq!(sandbox(&ed).actions.len(), 1);
+}
+
+/// An illegal action says why, with the engine's reason: a crate on a
+/// sole-path cell names the route it would cut.
+#[test]
+fn an_illegal_action_says_why() {
+    let mut ed = editor();
+    play(&mut ed, "maze");
+    let state = *sandbox(&ed).state();
+    let occupied = [state.position(Player::One), state.position(Player::Two)];
+    let sole = state.sole_path_cells().iter().find(|c| !occupied.contains(c) && *c != state.flag()).unwrap();
+    ed.key(Modifiers::NONE, Key::T);
+    click_cells(&mut ed, &sole.to_string());
+    assert_eq!(sandbox(&ed).actions.len(), 0);
+    let status = &ed.app().status;
+    assert!(status.contains("not legal") && status.contains("cut"), "{status}");
+    // A step out of reach says so too.
+    ed.key(Modifiers::NONE, Key::T);
+    click_cells(&mut ed, "a9");
+    assert!(ed.app().status.contains("not a step, jump or push"), "{}", ed.app().status);
+}
+
+/// A status message is cleared once it stops being true: a win after
+/// undo, "New pack." after an edit; play mode shows no edit tool.
+#[test]
+fn status_messages_are_cleared_when_they_stop_being_true() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    click_cells(&mut ed, "c2 d5 c3 c2 c1");
+    assert!(ed.app().status.contains("Player 1 wins"), "{}", ed.app().status);
+    assert!(ed.harness.query_by_label_contains("Play · tiny").is_some());
+    assert!(ed.harness.query_by_label_contains("Wall brush ·").is_none(), "no edit tool in play");
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert!(!ed.app().status.contains("wins"), "{}", ed.app().status);
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.key(Modifiers::COMMAND, Key::N);
+    ed.dialogs.answer(None);
+    if ed.harness.query_by_label("Don't save").is_some() {
+        ed.click("Don't save");
+    }
+    assert_eq!(ed.app().status, "New pack.");
+    ed.click_cell(c("b2"), PointerButton::Primary);
+    assert_eq!(ed.app().status, "", "the pack is no longer new");
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::command::{Command, Overlay, Tool};
+use super::command::{Command, Field, Overlay, Tool};
 use super::document::Document;
 use super::files::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack, write_atomic};
 use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
@@ -133,8 +133,12 @@ pub struct EditorApp {
     pub selected_finding: Option<usize>,
     /// The open dialog, if any.
     pub modal: Option<Modal>,
-    /// The last message for the status bar.
+    /// The last message for the status bar; cleared when the document or
+    /// the game changes after it was said, so it is never stale.
     pub status: String,
+    /// What the message was about: the document's and the game's state
+    /// when it was said (`None` until the end of the frame it was said in).
+    status_key: Option<u64>,
     /// Whether the editor asked to close (tests read this; the window
     /// closes by itself).
     pub quit_requested: bool,
@@ -155,7 +159,6 @@ pub struct EditorApp {
     pub sandbox: Option<super::sandbox::Sandbox>,
     /// Whether the board is in play mode.
     pub playing: bool,
-    pub(super) pending_play: Vec<super::play_ui::PlayCommand>,
     /// A level being generated in the background.
     pub generating: Option<std::sync::mpsc::Receiver<Result<Level, String>>>,
     generate_form: GenerateForm,
@@ -183,6 +186,7 @@ impl EditorApp {
             selected_finding: None,
             modal: None,
             status: "Bundled pack opened as an unsaved copy; saving asks where.".to_owned(),
+            status_key: None,
             quit_requested: false,
             hovered: None,
             drag: None,
@@ -196,7 +200,6 @@ impl EditorApp {
             title: String::new(),
             sandbox: None,
             playing: false,
-            pending_play: Vec::new(),
             generating: None,
             generate_form: GenerateForm::default(),
         };
@@ -256,8 +259,13 @@ impl EditorApp {
         }
     }
 
-    /// Applies one command now.
+    /// Applies one command now. A command that cannot run in the present
+    /// state does nothing but say why, in the status bar.
     pub fn apply(&mut self, command: Command, ctx: &egui::Context) {
+        if let Some(why) = self.why_disabled(&command) {
+            self.say(why);
+            return;
+        }
         match command {
             Command::New => self.after_unsaved(Then::New, ctx),
             Command::Open => self.after_unsaved(Then::Open(None), ctx),
@@ -271,6 +279,8 @@ impl EditorApp {
             }
             Command::ExportToml => self.export(false),
             Command::ExportJson => self.export(true),
+            Command::Undo if self.playing => self.with_game(super::sandbox::Sandbox::undo),
+            Command::Redo if self.playing => self.with_game(super::sandbox::Sandbox::redo),
             Command::Undo => {
                 self.doc.undo();
                 self.selected_finding = None;
@@ -320,32 +330,21 @@ impl EditorApp {
                 });
             }
             Command::DeleteLevel => {
-                if self.doc.pack.levels.is_empty() {
-                    return;
-                }
                 self.doc.edit(|pack, current| {
                     pack.levels.remove(*current);
                     *current = current.saturating_sub(usize::from(*current >= pack.levels.len()));
                 });
-                self.status = "Level deleted (Undo brings it back).".into();
+                self.say("Level deleted (Undo brings it back).");
                 self.selected_finding = None;
             }
-            Command::MoveLevelUp => {
-                if self.doc.current > 0 {
-                    self.doc.edit(|pack, current| {
-                        pack.levels.swap(*current, *current - 1);
-                        *current -= 1;
-                    });
-                }
-            }
-            Command::MoveLevelDown => {
-                if self.doc.current + 1 < self.doc.pack.levels.len() {
-                    self.doc.edit(|pack, current| {
-                        pack.levels.swap(*current, *current + 1);
-                        *current += 1;
-                    });
-                }
-            }
+            Command::MoveLevelUp => self.doc.edit(|pack, current| {
+                pack.levels.swap(*current, *current - 1);
+                *current -= 1;
+            }),
+            Command::MoveLevelDown => self.doc.edit(|pack, current| {
+                pack.levels.swap(*current, *current + 1);
+                *current += 1;
+            }),
             Command::SelectLevel(i) => {
                 self.doc.select(i);
                 self.doc.stop_typing();
@@ -358,13 +357,214 @@ impl EditorApp {
             }
             Command::TogglePlay => self.toggle_play(),
             Command::GenerateLevel => self.modal = Some(Modal::Generate(self.generate_form.clone())),
-            Command::PreviousLevel => {
-                self.apply(Command::SelectLevel(self.doc.current.saturating_sub(1)), ctx)
-            }
+            Command::PreviousLevel => self.apply(Command::SelectLevel(self.doc.current - 1), ctx),
             Command::NextLevel => self.apply(Command::SelectLevel(self.doc.current + 1), ctx),
             Command::Resize(w, h) => self.doc.apply(crate::level::edit::EditOp::Resize(w, h), Mirror::Off),
             Command::ClearLevel => self.doc.apply(crate::level::edit::EditOp::Clear, Mirror::Off),
             Command::SelectFinding(i) => self.selected_finding = i,
+            Command::SetField(field) => self.set_field(field),
+            Command::Paint(op) => {
+                self.doc.apply(op, self.prefs.mirror);
+                self.selected_finding = None;
+            }
+            Command::BeginStroke => self.doc.begin_stroke(),
+            Command::EndStroke => self.doc.end_stroke(),
+            Command::NewGame => self.new_game(),
+            Command::Play(action) => self.play_action(action),
+            Command::Arrow(dir) => self.arrow(dir),
+            Command::TogglePlacing => self.with_game(|s| s.placing = !s.placing),
+            Command::OfferDraw => self.with_game(|s| {
+                let _ = s.offer_draw();
+            }),
+            Command::AnswerDraw(accept) => self.with_game(|s| s.answer_draw(accept)),
+            Command::SetSeat(player, seat) => self.with_game(|s| {
+                s.seats[player] = seat;
+                s.thinking = None;
+            }),
+            Command::ToggleRunning => self.with_game(|s| s.running = !s.running),
+            Command::StepComputer => self.with_game(super::sandbox::Sandbox::step_computer),
+            Command::RestartGame => self.with_game(super::sandbox::Sandbox::restart),
+            Command::ResumeGame => self.with_game(super::sandbox::Sandbox::resume),
+            Command::JumpTo(n) => self.with_game(|s| s.jump(n)),
+            Command::SaveGame => self.save_record(),
+            Command::OpenGame => self.open_record(),
+            Command::RunBalance => self.with_game(|s| {
+                let greedy = crate::ai::Agent::Greedy { noise: 0 };
+                s.start_balance([greedy, greedy], 1);
+            }),
+            Command::CancelBalance => self.with_game(|s| {
+                if let Some(run) = &s.balance {
+                    run.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }),
+        }
+    }
+
+    /// Why `command` cannot run now, or `None` when it can: the one place
+    /// that decides, used by the menus, the buttons, the shortcuts and
+    /// [`EditorApp::apply`] alike.
+    #[must_use]
+    pub fn why_disabled(&self, command: &Command) -> Option<String> {
+        if !command.scope().covers(self.playing) {
+            return Some(if self.playing {
+                "Not while playing: F5 returns to editing.".into()
+            } else {
+                "Only while playing: F5 plays the level.".into()
+            });
+        }
+        if command.scope() == super::command::Scope::Play {
+            return self.why_not_in_game(command);
+        }
+        let levels = self.doc.pack.levels.len();
+        let current = self.doc.current;
+        let first = "This is the first level.";
+        let last = "This is the last level.";
+        let why = match command {
+            Command::Undo if self.playing => {
+                (self.sandbox.as_ref().is_none_or(|s| s.cursor == 0)).then_some("Nothing to take back.")
+            }
+            Command::Redo if self.playing => self
+                .sandbox
+                .as_ref()
+                .is_none_or(|s| s.cursor == s.actions.len())
+                .then_some("No action to play again."),
+            Command::Undo => (!self.doc.can_undo()).then_some("Nothing to undo."),
+            Command::Redo => (!self.doc.can_redo()).then_some("Nothing to redo."),
+            Command::DeleteLevel if levels <= 1 => Some("A pack needs a level: this is its last."),
+            Command::MoveLevelUp | Command::PreviousLevel if current == 0 => Some(first),
+            Command::MoveLevelDown | Command::NextLevel if current + 1 >= levels => Some(last),
+            Command::SelectLevel(i) if *i >= levels => Some("The pack has no such level."),
+            Command::GenerateLevel if self.generating.is_some() => Some("A level is being generated."),
+            Command::DuplicateLevel
+            | Command::ClearLevel
+            | Command::Resize(..)
+            | Command::Paint(_)
+            | Command::TogglePlay
+            | Command::SetField(
+                Field::LevelId(_)
+                | Field::LevelName(_)
+                | Field::LevelAuthor(_)
+                | Field::LevelTags(_)
+                | Field::LevelNotes(_)
+                | Field::First(_)
+                | Field::DefaultGoals(_),
+            ) if self.doc.level().is_none() => Some("The pack has no level: add one."),
+            _ => None,
+        };
+        why.map(str::to_owned)
+    }
+
+    /// Why a play command cannot run in the game as it stands.
+    fn why_not_in_game(&self, command: &Command) -> Option<String> {
+        let Some(game) = &self.sandbox else { return Some("No game is under way.".into()) };
+        let state = game.state();
+        let turn = state.turn();
+        let computer_only =
+            game.seats.one != super::sandbox::Seat::Human && game.seats.two != super::sandbox::Seat::Human;
+        // Why the person cannot act now, if they cannot.
+        let waiting = if let Some(outcome) = state.outcome() {
+            Some(format!("The game is over: {}", super::announce(outcome)))
+        } else if game.draw_offer.is_some() {
+            Some("A draw offer waits for its answer.".to_owned())
+        } else if !game.human_to_move() {
+            Some(format!("Player {} is the computer's to play.", turn.number()))
+        } else {
+            None
+        };
+        match command {
+            Command::Play(action) => {
+                waiting.or_else(|| state.check(*action).err().map(|e| format!("{action} is not legal: {e}.")))
+            }
+            Command::Arrow(_) | Command::TogglePlacing => waiting,
+            Command::OfferDraw => waiting.or_else(|| state.can_offer_draw().err().map(|e| format!("{e}."))),
+            Command::AnswerDraw(_) => match game.draw_offer {
+                Some(by) if game.seats[by.other()] == super::sandbox::Seat::Human => None,
+                _ => Some("No draw offer waits for a person's answer.".into()),
+            },
+            Command::ToggleRunning if !computer_only => {
+                Some("Only when the computer plays both sides.".into())
+            }
+            Command::StepComputer if !computer_only || state.is_over() => {
+                Some("Only in a computer-only game under way.".into())
+            }
+            Command::RestartGame if game.cursor == 0 => Some("Already at the start.".into()),
+            Command::ResumeGame if !game.viewing_past() => Some("Already at the last action.".into()),
+            Command::JumpTo(n) if *n > game.actions.len() => Some("The game has no such action.".into()),
+            Command::RunBalance if game.balance.is_some() => Some("Self-play is running.".into()),
+            Command::CancelBalance if game.balance.is_none() => Some("No self-play is running.".into()),
+            _ => None,
+        }
+    }
+
+    /// Runs `change` on the game under way.
+    fn with_game(&mut self, change: impl FnOnce(&mut super::sandbox::Sandbox)) {
+        if let Some(game) = &mut self.sandbox {
+            change(game);
+        }
+    }
+
+    /// Applies a form's change to the pack or the current level.
+    fn set_field(&mut self, field: Field) {
+        let Some(key) = field.typing_key() else {
+            match field {
+                Field::Rule(option, value) => self.doc.edit(|pack, _| {
+                    let _ = pack.rules.set_number(option, value);
+                }),
+                Field::Jump(jump) => self.doc.edit(|pack, _| pack.rules.jump = jump),
+                Field::First(p) => self.doc.edit(|pack, i| pack.levels[*i].first = p),
+                Field::DefaultGoals(p) => {
+                    self.doc.apply(crate::level::edit::EditOp::DefaultGoals(p), Mirror::Off);
+                }
+                _ => {}
+            }
+            return;
+        };
+        let text = |t: String| Some(t).filter(|t| !t.is_empty());
+        self.doc.edit_text(key, |pack, i| match field {
+            Field::PackName(name) => pack.name = name,
+            Field::PackAuthor(author) => pack.author = text(author),
+            Field::PackDescription(description) => pack.description = text(description),
+            Field::LevelId(id) => pack.levels[i].id = id,
+            Field::LevelName(name) => pack.levels[i].name = name,
+            Field::LevelAuthor(author) => pack.levels[i].author = text(author),
+            Field::LevelTags(tags) => {
+                pack.levels[i].tags =
+                    tags.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
+            }
+            Field::LevelNotes(notes) => pack.levels[i].notes = text(notes),
+            Field::Rule(..) | Field::Jump(_) | Field::First(_) | Field::DefaultGoals(_) => {}
+        });
+    }
+
+    /// Puts `text` in the status bar until the document or the game
+    /// changes.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.status = text.into();
+        self.status_key = None;
+    }
+
+    /// The state a status message is about.
+    fn status_context(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (self.doc.revision(), self.doc.current, self.playing).hash(&mut hasher);
+        if let Some(game) = &self.sandbox {
+            (game.cursor, game.actions.len(), game.draw_offer).hash(&mut hasher);
+        }
+        hasher.finish()
+    }
+
+    /// Clears the status message once what it said is no longer the
+    /// state of things (a win after undo, "New pack." after edits).
+    pub(super) fn expire_status(&mut self) {
+        let now = self.status_context();
+        match self.status_key {
+            None => self.status_key = Some(now),
+            Some(key) if key != now => {
+                self.status.clear();
+                self.status_key = Some(now);
+            }
+            Some(_) => {}
         }
     }
 
@@ -396,7 +596,7 @@ impl EditorApp {
                 self.doc = Document::new(pack, None, None);
                 self.clear_recovery();
                 self.selected_finding = None;
-                self.status = "New pack.".into();
+                self.say("New pack.");
             }
             Then::Open(path) => {
                 if let Some(path) = path.or_else(|| self.pick_open(FileTask::Open)) {
@@ -449,11 +649,11 @@ impl EditorApp {
         };
         self.prefs.remember(path);
         self.selected_finding = None;
-        self.status = if errors == 0 {
+        self.say(if errors == 0 {
             format!("Opened {name}.")
         } else {
             format!("Opened {name}: {errors} problem(s) to fix, shown beside the board.")
-        };
+        });
     }
 
     /// Saves the pack (asking where when it has no file, or when `ask`).
@@ -475,7 +675,7 @@ impl EditorApp {
         let source = if self.doc.path.as_ref() == Some(&path) { self.doc.source.as_deref() } else { None };
         match save_pack(&path, &self.doc.pack, source) {
             Ok(text) => {
-                self.status = format!("Saved {}.", path.display());
+                self.say(format!("Saved {}.", path.display()));
                 self.prefs.remember(&path);
                 self.doc.mark_saved(path, text);
                 self.clear_recovery();
@@ -499,7 +699,7 @@ impl EditorApp {
     fn export_to(&mut self, path: &Path, json: bool) {
         let text = if json { pack_json(&self.doc.pack) } else { Ok(write_pack(&self.doc.pack)) };
         match text.and_then(|t| write_atomic(path, &t)) {
-            Ok(()) => self.status = format!("Exported {}.", path.display()),
+            Ok(()) => self.say(format!("Exported {}.", path.display())),
             Err(e) => self.modal = Some(Modal::Error(format!("{e:#}"))),
         }
     }
@@ -528,7 +728,7 @@ impl EditorApp {
         let recovery = Recovery { path: self.doc.path.clone(), text: write_pack(&self.doc.pack), saved_at };
         match self.paths.write_recovery(&recovery) {
             Ok(()) => self.autosaved = Some(self.doc.revision()),
-            Err(e) => self.status = format!("Autosave failed: {e:#}"),
+            Err(e) => self.say(format!("Autosave failed: {e:#}")),
         }
     }
 
@@ -549,7 +749,7 @@ impl EditorApp {
                     .and_then(|p| crate::files::read_text(p, crate::level::MAX_FILE_BYTES).ok());
                 self.doc = Document::new(pack, recovery.path.clone(), source);
                 self.doc.mark_unsaved();
-                self.status = "Recovered unsaved work.".into();
+                self.say("Recovered unsaved work.");
             }
             None => self.modal = Some(Modal::Error("The recovery file is damaged.".into())),
         }
@@ -594,7 +794,7 @@ impl EditorApp {
             let _ = sender.send(result);
         });
         self.generating = Some(receiver);
-        self.status = "Generating a level…".into();
+        self.say("Generating a level…");
     }
 
     /// Adds the generated level when it is ready.
@@ -603,7 +803,7 @@ impl EditorApp {
         match receiver.try_recv() {
             Ok(Ok(level)) => {
                 self.generating = None;
-                self.status = format!("Generated level `{}`.", level.id);
+                self.say(format!("Generated level `{}`.", level.id));
                 self.doc.edit(|pack, current| {
                     let at = (*current + 1).min(pack.levels.len());
                     pack.levels.insert(at, level);

@@ -3,8 +3,9 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-use crate::level::edit::Mirror;
-use crate::rules::{Player, Stage};
+use super::sandbox::Seat;
+use crate::level::edit::{EditOp, Mirror};
+use crate::rules::{Action, Dir, JumpRule, Player, RuleOption, Stage};
 
 /// What a click on the board does.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -139,6 +140,78 @@ impl Overlay {
     }
 }
 
+/// A change typed or picked in a form: the pack's and the level's fields.
+/// Consecutive changes of one text field are one undo step.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Field {
+    /// The pack's name.
+    PackName(String),
+    /// The pack's author (empty: none).
+    PackAuthor(String),
+    /// The pack's description (empty: none).
+    PackDescription(String),
+    /// A `[rules]` number.
+    Rule(RuleOption, i64),
+    /// The `jump` rule.
+    Jump(JumpRule),
+    /// The current level's id.
+    LevelId(String),
+    /// The current level's name.
+    LevelName(String),
+    /// The current level's author (empty: none).
+    LevelAuthor(String),
+    /// The current level's tags, separated by commas.
+    LevelTags(String),
+    /// The current level's notes (empty: none).
+    LevelNotes(String),
+    /// Who moves first on the current level.
+    First(Player),
+    /// A player's goal set back to its start square's rank.
+    DefaultGoals(Player),
+}
+
+impl Field {
+    /// The text field this change comes from, for merging typing into one
+    /// undo step; `None` for a change that is a step of its own.
+    #[must_use]
+    pub const fn typing_key(&self) -> Option<&'static str> {
+        Some(match self {
+            Field::PackName(_) => "pack.name",
+            Field::PackAuthor(_) => "pack.author",
+            Field::PackDescription(_) => "pack.description",
+            Field::LevelId(_) => "level.id",
+            Field::LevelName(_) => "level.name",
+            Field::LevelAuthor(_) => "level.author",
+            Field::LevelTags(_) => "level.tags",
+            Field::LevelNotes(_) => "level.notes",
+            Field::Rule(..) | Field::Jump(_) | Field::First(_) | Field::DefaultGoals(_) => return None,
+        })
+    }
+}
+
+/// Where a command applies.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Scope {
+    /// While editing a level.
+    Edit,
+    /// While playing a level.
+    Play,
+    /// Either.
+    Both,
+}
+
+impl Scope {
+    /// Whether a command of this scope applies in the mode.
+    #[must_use]
+    pub const fn covers(self, playing: bool) -> bool {
+        match self {
+            Scope::Edit => !playing,
+            Scope::Play => playing,
+            Scope::Both => true,
+        }
+    }
+}
+
 /// Everything the editor can be asked to do.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Command {
@@ -198,6 +271,46 @@ pub enum Command {
     TogglePlay,
     /// Open the level generator.
     GenerateLevel,
+    /// Change a field of the pack or the current level.
+    SetField(Field),
+    /// A tool's edit of the current level, with the mirror mode's image.
+    Paint(EditOp),
+    /// A drag stroke begins: its edits undo as one step.
+    BeginStroke,
+    /// The drag stroke ends.
+    EndStroke,
+    /// Play: a fresh game on the current layout.
+    NewGame,
+    /// Play: a person's action (a click on the board, Steal, Pass).
+    Play(Action),
+    /// Play: an arrow key, a step or push that way, or a jump.
+    Arrow(Dir),
+    /// Play: clicks place crates instead of moving, or back.
+    TogglePlacing,
+    /// Play: the side to move offers a draw.
+    OfferDraw,
+    /// Play: the opponent accepts (`true`) or declines a draw offer.
+    AnswerDraw(bool),
+    /// Play: who plays a side.
+    SetSeat(Player, Seat),
+    /// Play: computer-only games run or pause.
+    ToggleRunning,
+    /// Play: the computer plays one action.
+    StepComputer,
+    /// Play: back to the first position, keeping the log.
+    RestartGame,
+    /// Play: back to the last position of the log.
+    ResumeGame,
+    /// Play: the position after this many actions of the log.
+    JumpTo(usize),
+    /// Play: save the game record.
+    SaveGame,
+    /// Play: open a game record.
+    OpenGame,
+    /// Play: run self-play on the level in the background.
+    RunBalance,
+    /// Play: stop the self-play run.
+    CancelBalance,
 }
 
 impl Command {
@@ -233,6 +346,90 @@ impl Command {
             Command::SelectFinding(_) => "Show finding".into(),
             Command::TogglePlay => "Play / edit".into(),
             Command::GenerateLevel => "Generate level…".into(),
+            Command::SetField(_) => "Edit a field".into(),
+            Command::Paint(_) => "Paint".into(),
+            Command::BeginStroke => "Begin a stroke".into(),
+            Command::EndStroke => "End a stroke".into(),
+            Command::NewGame => "New game".into(),
+            Command::Play(Action::Steal) => "Steal the flag".into(),
+            Command::Play(Action::Pass) => "Pass".into(),
+            Command::Play(action) => format!("Play {action}"),
+            Command::Arrow(dir) => match dir {
+                Dir::North => "Step up".into(),
+                Dir::East => "Step right".into(),
+                Dir::South => "Step down".into(),
+                Dir::West => "Step left".into(),
+            },
+            Command::TogglePlacing => "Place crates".into(),
+            Command::OfferDraw => "Offer a draw".into(),
+            Command::AnswerDraw(true) => "Accept the draw".into(),
+            Command::AnswerDraw(false) => "Decline".into(),
+            Command::SetSeat(player, seat) => format!("Player {}: {}", player.number(), seat.label()),
+            Command::ToggleRunning => "Run / Pause".into(),
+            Command::StepComputer => "Step".into(),
+            Command::RestartGame => "Restart".into(),
+            Command::ResumeGame => "Resume at the last action".into(),
+            Command::JumpTo(0) => "start".into(),
+            Command::JumpTo(n) => format!("Go to action {n}"),
+            Command::SaveGame => "Save game…".into(),
+            Command::OpenGame => "Open game…".into(),
+            Command::RunBalance => "Run self-play".into(),
+            Command::CancelBalance => "Cancel".into(),
+        }
+    }
+
+    /// Where the command applies: editing, playing, or both.
+    #[must_use]
+    pub const fn scope(&self) -> Scope {
+        match self {
+            Command::New
+            | Command::Open
+            | Command::OpenRecent(_)
+            | Command::Save
+            | Command::SaveAs
+            | Command::ExportToml
+            | Command::ExportJson
+            | Command::Quit
+            | Command::Undo
+            | Command::Redo
+            | Command::SelectLevel(_)
+            | Command::PreviousLevel
+            | Command::NextLevel
+            | Command::TogglePlay => Scope::Both,
+            Command::NewGame
+            | Command::Play(_)
+            | Command::Arrow(_)
+            | Command::TogglePlacing
+            | Command::OfferDraw
+            | Command::AnswerDraw(_)
+            | Command::SetSeat(..)
+            | Command::ToggleRunning
+            | Command::StepComputer
+            | Command::RestartGame
+            | Command::ResumeGame
+            | Command::JumpTo(_)
+            | Command::SaveGame
+            | Command::OpenGame
+            | Command::RunBalance
+            | Command::CancelBalance => Scope::Play,
+            Command::SetTool(_)
+            | Command::SetStage(_)
+            | Command::SetMirror(_)
+            | Command::CycleMirror
+            | Command::ToggleOverlay(_)
+            | Command::AddLevel
+            | Command::DuplicateLevel
+            | Command::DeleteLevel
+            | Command::MoveLevelUp
+            | Command::MoveLevelDown
+            | Command::Resize(..)
+            | Command::ClearLevel
+            | Command::SelectFinding(_)
+            | Command::GenerateLevel
+            | Command::SetField(_)
+            | Command::Paint(_)
+            | Command::BeginStroke
+            | Command::EndStroke => Scope::Edit,
         }
     }
 
@@ -284,28 +481,42 @@ impl Command {
                     Stage::Splinters => Key::Num4,
                 },
             ),
+            Command::TogglePlacing => key(Modifiers::NONE, Key::T),
+            Command::Play(Action::Steal) => key(Modifiers::NONE, Key::X),
+            Command::Play(Action::Pass) => key(Modifiers::NONE, Key::Space),
+            Command::Arrow(dir) => key(
+                Modifiers::NONE,
+                match dir {
+                    Dir::North => Key::ArrowUp,
+                    Dir::East => Key::ArrowRight,
+                    Dir::South => Key::ArrowDown,
+                    Dir::West => Key::ArrowLeft,
+                },
+            ),
             Command::OpenRecent(_)
             | Command::SetMirror(_)
             | Command::SelectLevel(_)
             | Command::Resize(..)
-            | Command::SelectFinding(_) => None,
+            | Command::SelectFinding(_)
+            | Command::SetField(_)
+            | Command::Paint(_)
+            | Command::BeginStroke
+            | Command::EndStroke
+            | Command::NewGame
+            | Command::Play(_)
+            | Command::OfferDraw
+            | Command::AnswerDraw(_)
+            | Command::SetSeat(..)
+            | Command::ToggleRunning
+            | Command::StepComputer
+            | Command::RestartGame
+            | Command::ResumeGame
+            | Command::JumpTo(_)
+            | Command::SaveGame
+            | Command::OpenGame
+            | Command::RunBalance
+            | Command::CancelBalance => None,
         }
-    }
-
-    /// Whether the command's key works in play mode too.
-    #[must_use]
-    pub fn in_play_mode(&self) -> bool {
-        matches!(
-            self,
-            Command::TogglePlay
-                | Command::New
-                | Command::Open
-                | Command::Save
-                | Command::SaveAs
-                | Command::Quit
-                | Command::PreviousLevel
-                | Command::NextLevel
-        )
     }
 
     /// The commands with shortcuts, most specific modifiers first so that
@@ -340,7 +551,28 @@ impl Command {
         tools.sort_by_key(|c| c.shortcut().map_or(0, |s| u8::from(s.modifiers.is_none())));
         all.extend(tools);
         all.extend(Overlay::ALL.map(Command::ToggleOverlay));
+        all.extend([Command::TogglePlacing, Command::Play(Action::Steal), Command::Play(Action::Pass)]);
+        all.extend(Dir::ALL.map(Command::Arrow));
         all
+    }
+
+    /// Every shortcut with its command, the most specific first: egui takes
+    /// Ctrl+Shift+S for Ctrl+S when Shift is held on top, so the shortcuts
+    /// with more modifiers are tried before those with fewer. This one
+    /// table serves editing and play mode, the menus and the README.
+    #[must_use]
+    pub fn shortcut_table() -> Vec<(KeyboardShortcut, Command)> {
+        let mut table: Vec<(KeyboardShortcut, Command)> = Command::with_shortcuts()
+            .into_iter()
+            .flat_map(|c| {
+                [c.shortcut(), c.alternative_shortcut()].into_iter().flatten().map(move |s| (s, c.clone()))
+            })
+            .collect();
+        table.sort_by_key(|(s, _)| {
+            let m = s.modifiers;
+            std::cmp::Reverse(u8::from(m.command) + u8::from(m.shift) + u8::from(m.alt))
+        });
+        table
     }
 }
 
@@ -349,12 +581,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shortcuts_are_unique() {
-        let all = Command::with_shortcuts();
-        for (i, a) in all.iter().enumerate() {
+    fn shortcuts_are_unique_within_a_mode() {
+        let all = Command::shortcut_table();
+        for (i, (key, a)) in all.iter().enumerate() {
             assert!(a.shortcut().is_some(), "{a:?} has no shortcut");
-            for b in &all[i + 1..] {
-                assert_ne!(a.shortcut(), b.shortcut(), "{a:?} and {b:?} share a key");
+            for (other, b) in &all[i + 1..] {
+                let overlap = [false, true].iter().any(|&p| a.scope().covers(p) && b.scope().covers(p));
+                assert!(!(overlap && key == other), "{a:?} and {b:?} share a key");
             }
         }
     }

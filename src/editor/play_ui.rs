@@ -2,13 +2,14 @@
 //! and the balance panel.
 
 use egui::{
-    Align2, Button, Color32, CornerRadius, FontId, Key, PointerButton, RichText, Role, ScrollArea, Sense,
-    Stroke, StrokeKind, Ui, WidgetInfo,
+    Align2, Button, Color32, CornerRadius, FontId, PointerButton, RichText, Role, ScrollArea, Sense, Stroke,
+    StrokeKind, Ui, WidgetInfo,
 };
 use egui_plot::{Bar, BarChart, Line, Plot};
 
 use super::app::EditorApp;
 use super::board::{BoardLayout, BoardView, paint_position, player_color};
+use super::command::Command;
 use super::sandbox::{MOTION, Sandbox, Seat};
 use crate::ai::Agent;
 use crate::rules::{Action, ActionKind, Dir, Outcome, Player, WinKind};
@@ -19,9 +20,12 @@ impl EditorApp {
     /// Switches the current level between editing and playing. Playing
     /// never changes the level; coming back to play resumes the game.
     pub fn toggle_play(&mut self) {
+        // A stroke in progress ends with the mode.
+        self.drag = None;
+        self.doc.end_stroke();
         if self.playing {
             self.playing = false;
-            self.status = "Editing.".into();
+            self.say("Editing.");
             return;
         }
         let Some(level) = self.doc.level().cloned() else { return };
@@ -30,13 +34,13 @@ impl EditorApp {
             match Sandbox::new(&level, self.doc.pack.rules) {
                 Ok(sandbox) => self.sandbox = Some(sandbox),
                 Err(why) => {
-                    self.status = format!("This level cannot be played: {why}.");
+                    self.say(format!("This level cannot be played: {why}."));
                     return;
                 }
             }
         }
         self.playing = true;
-        self.status = "Playing. F5 returns to editing.".into();
+        self.say("Playing. F5 returns to editing.");
     }
 
     /// Starts a new game on the current layout.
@@ -50,7 +54,7 @@ impl EditorApp {
                 }
                 self.sandbox = Some(sandbox);
             }
-            Err(why) => self.status = format!("This level cannot be played: {why}."),
+            Err(why) => self.say(format!("This level cannot be played: {why}.")),
         }
     }
 
@@ -106,93 +110,54 @@ impl EditorApp {
         self.sandbox = None;
         self.playing = false;
         self.toggle_play();
-        if let Some(sandbox) = &mut self.sandbox {
-            if let Some(seats) = seats {
-                sandbox.seats = seats;
-            }
-            if let Err(why) = sandbox.load(&record) {
-                self.modal = Some(super::Modal::Error(why));
-            } else {
-                self.status =
-                    format!("Opened the game at its last action ({} actions).", record.actions.len());
+        let Some(sandbox) = &mut self.sandbox else { return };
+        if let Some(seats) = seats {
+            sandbox.seats = seats;
+        }
+        match sandbox.load(&record) {
+            Err(why) => self.modal = Some(super::Modal::Error(why)),
+            Ok(()) => {
+                self.say(format!("Opened the game at its last action ({} actions).", record.actions.len()))
             }
         }
     }
 
-    /// Plays `action` for the person to move, if it is legal.
-    pub fn play_action(&mut self, action: Action) {
+    /// Plays `action` for the person to move ([`EditorApp::apply`] has
+    /// checked that it is legal).
+    pub(super) fn play_action(&mut self, action: Action) {
         let Some(sandbox) = &mut self.sandbox else { return };
-        if !sandbox.human_to_move() || sandbox.draw_offer.is_some() {
-            return;
-        }
         match sandbox.play(action) {
             Ok(_) => {
                 if let Some(outcome) = sandbox.state().outcome() {
-                    self.status = announce(outcome);
+                    self.say(announce(outcome));
                 }
             }
-            Err(why) => self.status = why,
-        }
-    }
-
-    /// The keys of play mode.
-    pub(super) fn play_keys(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        let pressed = |key: Key, modifiers: egui::Modifiers| ctx.input_mut(|i| i.consume_key(modifiers, key));
-        let none = egui::Modifiers::NONE;
-        // Ctrl+Shift+Z first: egui would take it for Ctrl+Z.
-        if pressed(Key::Z, egui::Modifiers::COMMAND | egui::Modifiers::SHIFT)
-            && let Some(s) = &mut self.sandbox
-        {
-            s.redo();
-        }
-        if pressed(Key::Z, egui::Modifiers::COMMAND)
-            && let Some(s) = &mut self.sandbox
-        {
-            s.undo();
-        }
-        if pressed(Key::Y, egui::Modifiers::COMMAND)
-            && let Some(s) = &mut self.sandbox
-        {
-            s.redo();
-        }
-        if pressed(Key::T, none)
-            && let Some(s) = &mut self.sandbox
-        {
-            s.placing = !s.placing;
-        }
-        if pressed(Key::X, none) {
-            self.play_action(Action::Steal);
-        }
-        if pressed(Key::Space, none) {
-            self.play_action(Action::Pass);
-        }
-        for (key, dir) in [
-            (Key::ArrowUp, Dir::North),
-            (Key::ArrowRight, Dir::East),
-            (Key::ArrowDown, Dir::South),
-            (Key::ArrowLeft, Dir::West),
-        ] {
-            if pressed(key, none) {
-                self.arrow(dir);
-            }
+            Err(why) => self.say(why),
         }
     }
 
     /// An arrow key: step or push that way, or jump the opponent there.
-    fn arrow(&mut self, dir: Dir) {
+    pub(super) fn arrow(&mut self, dir: Dir) {
         let Some(sandbox) = &self.sandbox else { return };
         let state = sandbox.state();
         let here = state.position(state.turn());
         let legal = state.legal_actions();
-        let Some(next) = here.offset(dir) else { return };
-        let straight_jump = next.offset(dir);
-        let action =
-            [Some(next), straight_jump].into_iter().flatten().map(Action::Move).find(|a| legal.contains(*a));
-        if let Some(action) = action {
-            self.play_action(action);
+        let straight = here.offset(dir).map(|next| (next, next.offset(dir)));
+        let action = straight
+            .into_iter()
+            .flat_map(|(next, beyond)| [Some(next), beyond])
+            .flatten()
+            .map(Action::Move)
+            .find(|a| legal.contains(*a));
+        match action {
+            Some(action) => self.play_action(action),
+            None => {
+                let why = match here.offset(dir) {
+                    Some(next) => state.check(Action::Move(next)).err().map(|e| format!("{e}.")),
+                    None => Some(format!("{here} is on the edge of the board.")),
+                };
+                self.say(why.unwrap_or_else(|| "No step, push or jump that way.".into()));
+            }
         }
     }
 
@@ -200,10 +165,11 @@ impl EditorApp {
     /// while anything moves.
     pub(super) fn play_tick(&mut self, ctx: &egui::Context) {
         let Some(sandbox) = &mut self.sandbox else { return };
+        let mut message = None;
         if sandbox.poll_thinking()
             && let Some(outcome) = sandbox.state().outcome()
         {
-            self.status = announce(outcome);
+            message = Some(announce(outcome));
         }
         if sandbox.computer_due() {
             sandbox.think();
@@ -215,11 +181,9 @@ impl EditorApp {
             use crate::ai::Evaluator;
             let score = crate::ai::RaceEvaluator.evaluate(sandbox.state(), by.other());
             sandbox.answer_draw(score < 0);
-            self.status = if score < 0 {
-                "The computer accepts the draw.".into()
-            } else {
-                "The computer declines the draw.".into()
-            };
+            let answer =
+                if score < 0 { "The computer accepts the draw." } else { "The computer declines the draw." };
+            message = Some(answer.to_owned());
         }
         sandbox.poll_balance();
         let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
@@ -230,6 +194,9 @@ impl EditorApp {
             || (sandbox.running && !sandbox.state().is_over())
         {
             ctx.request_repaint_after(std::time::Duration::from_millis(30));
+        }
+        if let Some(message) = message {
+            self.say(message);
         }
     }
 
@@ -288,88 +255,201 @@ impl EditorApp {
                 Color32::BLACK,
             );
         }
+        // A click is an action; one that is not legal says why.
         let clicked = ui.input(|i| i.pointer.button_pressed(PointerButton::Primary));
         if clicked
             && response.contains_pointer()
-            && human
             && let Some(cell) = self.hovered
         {
             let action = if sandbox.placing { Action::Place(cell) } else { Action::Move(cell) };
-            if legal.contains(action) {
-                self.play_action(action);
-            } else {
-                self.status = format!("{action} is not legal here.");
-            }
+            self.command(Command::Play(action));
         }
     }
 
     pub(super) fn play_panel_ui(&mut self, ui: &mut Ui) {
-        let Some(sandbox) = &mut self.sandbox else { return };
-        {
-            ui.heading(format!("Playing {}", sandbox.level.id));
-            if self.doc.level().is_some_and(|l| *l != sandbox.level) {
-                ui.label(
-                    RichText::new(
-                        "The level has changed since this game began: New game plays the new layout.",
-                    )
+        let Some(sandbox) = &self.sandbox else { return };
+        ui.heading(format!("Playing {}", sandbox.level.id));
+        if self.doc.level().is_some_and(|l| *l != sandbox.level) {
+            ui.label(
+                RichText::new("The level has changed since this game began: New game plays the new layout.")
                     .color(Color32::from_rgb(200, 140, 0)),
+            );
+        }
+        ui.horizontal(|ui| {
+            self.command_button_labelled(ui, Command::TogglePlay, "Edit");
+            self.command_button(ui, Command::NewGame);
+        });
+        if self.sandbox.as_ref().is_some_and(Sandbox::viewing_past) {
+            self.past_position_ui(ui);
+        }
+        for p in Player::BOTH {
+            self.seat_ui(ui, p);
+        }
+        ui.separator();
+        let Some(sandbox) = &self.sandbox else { return };
+        let state = *sandbox.state();
+        for p in Player::BOTH {
+            player_card(ui, &state, p);
+        }
+        ui.separator();
+        self.controls_ui(ui);
+        ui.separator();
+        self.log_ui(ui);
+        ui.separator();
+        self.balance_ui(ui);
+    }
+
+    /// Says that the board shows a past position, and offers to go back to
+    /// the game's end.
+    fn past_position_ui(&mut self, ui: &mut Ui) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let (cursor, total) = (sandbox.cursor, sandbox.actions.len());
+        egui::Frame::group(ui.style()).stroke(Stroke::new(1.5, Color32::from_rgb(200, 140, 0))).show(
+            ui,
+            |ui| {
+                ui.label(RichText::new(format!("Past position: after action {cursor} of {total}.")).strong());
+                ui.label(
+                    "The computer waits. An action played here starts a new line and drops the later ones; \
+                 Save game… saves the whole record.",
                 );
+                self.command_button(ui, Command::ResumeGame);
+            },
+        );
+    }
+
+    fn seat_ui(&mut self, ui: &mut Ui, player: Player) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let current = sandbox.seats[player];
+        ui.horizontal(|ui| {
+            let label =
+                ui.label(RichText::new(format!("Player {}:", player.number())).color(player_color(player)));
+            let mut seat = current;
+            egui::ComboBox::from_id_salt(("seat", player.number()))
+                .selected_text(seat.label())
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut seat, Seat::Human, Seat::Human.label());
+                    for i in 0..Agent::STRENGTHS.len() {
+                        ui.selectable_value(&mut seat, Seat::Computer(i), Seat::Computer(i).label());
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if seat != current {
+                self.command(Command::SetSeat(player, seat));
             }
+        });
+    }
+
+    fn controls_ui(&mut self, ui: &mut Ui) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let placing = sandbox.placing;
+        let running = sandbox.running;
+        let thinking = sandbox.thinking.is_some();
+        let offer = sandbox.draw_offer;
+        ui.horizontal_wrapped(|ui| {
+            let enabled = self.why_disabled(&Command::TogglePlacing).is_none();
+            let shortcut = Command::TogglePlacing.shortcut().map(|s| ui.ctx().format_shortcut(&s));
+            let text = format!("Place crates ({})", shortcut.unwrap_or_default());
+            if ui.add_enabled(enabled, Button::selectable(placing, text)).clicked() {
+                self.command(Command::TogglePlacing);
+            }
+            self.command_button(ui, Command::Play(Action::Steal));
+            self.command_button(ui, Command::Play(Action::Pass));
+            self.command_button(ui, Command::OfferDraw);
+        });
+        if let Some(by) = offer
+            && self.why_disabled(&Command::AnswerDraw(true)).is_none()
+        {
+            ui.label(format!("Player {} offers a draw. Player {}:", by.number(), by.other().number()));
             ui.horizontal(|ui| {
-                if ui.button("Edit (F5)").clicked() {
-                    self.pending_play.push(PlayCommand::ToggleMode);
-                }
-                if ui.button("New game").clicked() {
-                    self.pending_play.push(PlayCommand::NewGame);
+                self.command_button(ui, Command::AnswerDraw(true));
+                self.command_button(ui, Command::AnswerDraw(false));
+            });
+        }
+        if self.why_disabled(&Command::ToggleRunning).is_none() {
+            ui.horizontal(|ui| {
+                self.command_button_labelled(
+                    ui,
+                    Command::ToggleRunning,
+                    if running { "Pause" } else { "Run" },
+                );
+                self.command_button(ui, Command::StepComputer);
+                if let Some(sandbox) = &mut self.sandbox {
+                    let speed_label = ui.label("Speed");
+                    ui.add(
+                        egui::Slider::new(&mut sandbox.speed, 0.5..=20.0)
+                            .suffix(" actions/s")
+                            .logarithmic(true),
+                    )
+                    .labelled_by(speed_label.id);
                 }
             });
-            if sandbox.viewing_past() {
-                past_position_ui(ui, sandbox);
+        }
+        ui.horizontal(|ui| {
+            self.command_button(ui, Command::Undo);
+            self.command_button(ui, Command::Redo);
+            self.command_button(ui, Command::RestartGame);
+            if let Some(sandbox) = &mut self.sandbox {
+                ui.checkbox(&mut sandbox.animate, "Animate");
             }
-            for p in Player::BOTH {
-                seat_ui(ui, sandbox, p);
-            }
-            ui.separator();
-            let state = *sandbox.state();
-            for p in Player::BOTH {
-                player_card(ui, &state, p);
-            }
-            ui.separator();
-            controls_ui(ui, sandbox, &mut self.pending_play);
-            ui.separator();
-            log_ui(ui, sandbox);
-            ui.separator();
-            balance_ui(ui, sandbox);
+        });
+        ui.horizontal(|ui| {
+            self.command_button(ui, Command::SaveGame);
+            self.command_button(ui, Command::OpenGame);
+        });
+        if thinking {
+            ui.label("The computer is thinking…");
         }
     }
 
-    /// Runs the play panel's queued requests.
-    pub(super) fn run_play_commands(&mut self) {
-        for command in std::mem::take(&mut self.pending_play) {
-            match command {
-                PlayCommand::ToggleMode => self.toggle_play(),
-                PlayCommand::NewGame => self.new_game(),
-                PlayCommand::Play(action) => self.play_action(action),
-                PlayCommand::SaveRecord => self.save_record(),
-                PlayCommand::OpenRecord => self.open_record(),
-            }
-        }
+    fn log_ui(&mut self, ui: &mut Ui) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let (cursor, actions) = (sandbox.cursor, sandbox.actions.clone());
+        ui.label(RichText::new(format!("Game record ({} actions)", actions.len())).strong());
+        ScrollArea::vertical().id_salt("log").max_height(150.0).show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                if ui.selectable_label(cursor == 0, "start").clicked() {
+                    self.command(Command::JumpTo(0));
+                }
+                for (i, action) in actions.iter().enumerate() {
+                    let text = RichText::new(action.to_string()).monospace();
+                    let text = if i < cursor { text } else { text.weak() };
+                    if ui
+                        .selectable_label(cursor == i + 1, text)
+                        .on_hover_text(format!("Go to action {}", i + 1))
+                        .clicked()
+                    {
+                        self.command(Command::JumpTo(i + 1));
+                    }
+                }
+            });
+        });
     }
-}
 
-/// Requests from the play panel, run after the UI pass.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum PlayCommand {
-    /// Back to editing.
-    ToggleMode,
-    /// A fresh game.
-    NewGame,
-    /// A person's action.
-    Play(Action),
-    /// Save the game record.
-    SaveRecord,
-    /// Open a game record.
-    OpenRecord,
+    fn balance_ui(&mut self, ui: &mut Ui) {
+        egui::CollapsingHeader::new("Balance").default_open(false).show(ui, |ui| {
+            ui.horizontal(|ui| {
+                if let Some(sandbox) = &mut self.sandbox {
+                    let label = ui.label("Games");
+                    ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000))
+                        .labelled_by(label.id);
+                }
+                self.command_button(ui, Command::RunBalance);
+                self.command_button(ui, Command::CancelBalance);
+            });
+            let Some(sandbox) = &self.sandbox else { return };
+            if let Some(run) = &sandbox.balance {
+                let done = run.done.load(std::sync::atomic::Ordering::Relaxed);
+                ui.add(
+                    egui::ProgressBar::new(done as f32 / run.total.max(1) as f32)
+                        .text(format!("{done} / {} games", run.total)),
+                );
+            }
+            if let Some((report, results)) = &sandbox.balance_report {
+                balance_report_ui(ui, report, results);
+            }
+        });
+    }
 }
 
 /// How the game ended, as a sentence.
@@ -421,50 +501,6 @@ fn animate(painter: &egui::Painter, layout: &BoardLayout, motion: &super::sandbo
     }
 }
 
-/// Says that the board shows a past position, and offers to go back to the
-/// game's end.
-fn past_position_ui(ui: &mut Ui, sandbox: &mut Sandbox) {
-    egui::Frame::group(ui.style()).stroke(Stroke::new(1.5, Color32::from_rgb(200, 140, 0))).show(ui, |ui| {
-        ui.label(
-            RichText::new(format!(
-                "Past position: after action {} of {}.",
-                sandbox.cursor,
-                sandbox.actions.len()
-            ))
-            .strong(),
-        );
-        ui.label(
-            "The computer waits. An action played here starts a new line and drops the later ones; \
-             Save game… saves the whole record.",
-        );
-        if ui.button("Resume at the last action").clicked() {
-            sandbox.resume();
-        }
-    });
-}
-
-fn seat_ui(ui: &mut Ui, sandbox: &mut Sandbox, player: Player) {
-    ui.horizontal(|ui| {
-        let label =
-            ui.label(RichText::new(format!("Player {}:", player.number())).color(player_color(player)));
-        let mut seat = sandbox.seats[player];
-        egui::ComboBox::from_id_salt(("seat", player.number()))
-            .selected_text(seat.label())
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut seat, Seat::Human, Seat::Human.label());
-                for i in 0..Agent::STRENGTHS.len() {
-                    ui.selectable_value(&mut seat, Seat::Computer(i), Seat::Computer(i).label());
-                }
-            })
-            .response
-            .labelled_by(label.id);
-        if seat != sandbox.seats[player] {
-            sandbox.seats[player] = seat;
-            sandbox.thinking = None;
-        }
-    });
-}
-
 fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
     let to_move = state.turn() == player && !state.is_over();
     let color = player_color(player);
@@ -512,135 +548,6 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
             });
         },
     );
-}
-
-fn controls_ui(ui: &mut Ui, sandbox: &mut Sandbox, pending: &mut Vec<PlayCommand>) {
-    let state = *sandbox.state();
-    let legal = state.legal_actions();
-    let human = sandbox.human_to_move() && sandbox.draw_offer.is_none() && !state.is_over();
-    ui.horizontal_wrapped(|ui| {
-        if ui.add_enabled(human, Button::selectable(sandbox.placing, "Place crates (T)")).clicked() {
-            sandbox.placing = !sandbox.placing;
-        }
-        if ui.add_enabled(human && legal.contains(Action::Steal), Button::new("Steal the flag (X)")).clicked()
-        {
-            pending.push(PlayCommand::Play(Action::Steal));
-        }
-        if ui.add_enabled(human && legal.contains(Action::Pass), Button::new("Pass (Space)")).clicked() {
-            pending.push(PlayCommand::Play(Action::Pass));
-        }
-        let can_offer = human && state.can_offer_draw().is_ok();
-        let why = state.can_offer_draw().err().map_or_else(String::new, |e| e.to_string());
-        if ui.add_enabled(can_offer, Button::new("Offer a draw")).on_disabled_hover_text(why).clicked() {
-            let _ = sandbox.offer_draw();
-        }
-    });
-    if let Some(by) = sandbox.draw_offer
-        && sandbox.seats[by.other()] == Seat::Human
-    {
-        ui.label(format!("Player {} offers a draw. Player {}:", by.number(), by.other().number()));
-        ui.horizontal(|ui| {
-            if ui.button("Accept the draw").clicked() {
-                sandbox.answer_draw(true);
-            }
-            if ui.button("Decline").clicked() {
-                sandbox.answer_draw(false);
-            }
-        });
-    }
-    let computer_only = sandbox.seats.one != Seat::Human && sandbox.seats.two != Seat::Human;
-    if computer_only {
-        ui.horizontal(|ui| {
-            let label = if sandbox.running { "Pause" } else { "Run" };
-            if ui.button(label).clicked() {
-                sandbox.running = !sandbox.running;
-            }
-            if ui.button("Step").clicked() {
-                sandbox.step_computer();
-            }
-            let speed_label = ui.label("Speed");
-            ui.add(egui::Slider::new(&mut sandbox.speed, 0.5..=20.0).suffix(" actions/s").logarithmic(true))
-                .labelled_by(speed_label.id);
-        });
-    }
-    ui.horizontal(|ui| {
-        if ui.add_enabled(sandbox.cursor > 0, Button::new("Undo (Ctrl+Z)")).clicked() {
-            sandbox.undo();
-        }
-        if ui.add_enabled(sandbox.cursor < sandbox.actions.len(), Button::new("Redo (Ctrl+Y)")).clicked() {
-            sandbox.redo();
-        }
-        if ui.add_enabled(sandbox.cursor > 0, Button::new("Restart")).clicked() {
-            sandbox.restart();
-        }
-        ui.checkbox(&mut sandbox.animate, "Animate");
-    });
-    ui.horizontal(|ui| {
-        if ui.button("Save game…").clicked() {
-            pending.push(PlayCommand::SaveRecord);
-        }
-        if ui.button("Open game…").clicked() {
-            pending.push(PlayCommand::OpenRecord);
-        }
-    });
-    if sandbox.thinking.is_some() {
-        ui.label("The computer is thinking…");
-    }
-}
-
-fn log_ui(ui: &mut Ui, sandbox: &mut Sandbox) {
-    ui.label(RichText::new(format!("Game record ({} actions)", sandbox.actions.len())).strong());
-    let mut jump = None;
-    ScrollArea::vertical().id_salt("log").max_height(150.0).show(ui, |ui| {
-        ui.horizontal_wrapped(|ui| {
-            if ui.selectable_label(sandbox.cursor == 0, "start").clicked() {
-                jump = Some(0);
-            }
-            for (i, action) in sandbox.actions.iter().enumerate() {
-                let text = RichText::new(action.to_string()).monospace();
-                let text = if i < sandbox.cursor { text } else { text.weak() };
-                if ui
-                    .selectable_label(sandbox.cursor == i + 1, text)
-                    .on_hover_text(format!("Go to action {}", i + 1))
-                    .clicked()
-                {
-                    jump = Some(i + 1);
-                }
-            }
-        });
-    });
-    if let Some(n) = jump {
-        sandbox.jump(n);
-    }
-}
-
-fn balance_ui(ui: &mut Ui, sandbox: &mut Sandbox) {
-    egui::CollapsingHeader::new("Balance").default_open(false).show(ui, |ui| {
-        ui.horizontal(|ui| {
-            let label = ui.label("Games");
-            ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000)).labelled_by(label.id);
-            let running = sandbox.balance.is_some();
-            if ui.add_enabled(!running, Button::new("Run self-play")).clicked() {
-                let greedy = Agent::Greedy { noise: 0 };
-                sandbox.start_balance([greedy, greedy], 1);
-            }
-            if ui.add_enabled(running, Button::new("Cancel")).clicked()
-                && let Some(run) = &sandbox.balance
-            {
-                run.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-        });
-        if let Some(run) = &sandbox.balance {
-            let done = run.done.load(std::sync::atomic::Ordering::Relaxed);
-            ui.add(
-                egui::ProgressBar::new(done as f32 / run.total.max(1) as f32)
-                    .text(format!("{done} / {} games", run.total)),
-            );
-        }
-        if let Some((report, results)) = &sandbox.balance_report {
-            balance_report_ui(ui, report, results);
-        }
-    });
 }
 
 fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate::sim::GameResult]) {

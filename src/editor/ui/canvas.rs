@@ -5,7 +5,7 @@ use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
 use crate::analysis::MazeGraph;
 use crate::editor::app::EditorApp;
 use crate::editor::board::{BoardLayout, BoardView, paint_level};
-use crate::editor::command::Tool;
+use crate::editor::command::{Command, Tool};
 use crate::level::edit::EditOp;
 use crate::rules::{Bitboard, Cell, Player};
 
@@ -105,7 +105,7 @@ impl EditorApp {
                         && ui.ctx().layer_id_at(pos) == Some(response.layer_id) =>
                 {
                     if let Some(start) = layout.cell_at(pos) {
-                        self.doc.begin_stroke();
+                        self.command(Command::BeginStroke);
                         let mut drag = Drag { button, start, last: None, last_pos: pos };
                         self.stroke_cell(&mut drag, start);
                         self.drag = Some(drag);
@@ -120,12 +120,10 @@ impl EditorApp {
                         if self.tool == Tool::Rectangle
                             && let Some(end) = layout.cell_at(pos).or(drag.last)
                         {
-                            self.doc.apply(
-                                EditOp::Rectangle(drag.start, end, drag.button == PointerButton::Primary),
-                                self.prefs.mirror,
-                            );
+                            let on = drag.button == PointerButton::Primary;
+                            self.command(Command::Paint(EditOp::Rectangle(drag.start, end, on)));
                         }
-                        self.doc.end_stroke();
+                        self.command(Command::EndStroke);
                     }
                 }
                 _ => {}
@@ -163,8 +161,7 @@ impl EditorApp {
             _ => None,
         };
         if let Some(op) = op {
-            self.doc.apply(op, self.prefs.mirror);
-            self.selected_finding = None;
+            self.command(Command::Paint(op));
         }
         drag.last = Some(cell);
     }

@@ -5,8 +5,7 @@ use egui::{Button, Color32, RichText, Ui};
 use super::severity_color;
 use crate::analysis::{FindingCode, Severity, Witness};
 use crate::editor::app::EditorApp;
-use crate::editor::command::Command;
-use crate::level::edit::{EditOp, Mirror};
+use crate::editor::command::{Command, Field};
 use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player};
 
 /// A finding as the inspector lists it: analysis findings and format
@@ -82,21 +81,19 @@ impl EditorApp {
             let mut id = level.id.clone();
             let label = ui.label("Id");
             if ui.text_edit_singleline(&mut id).labelled_by(label.id).changed() {
-                self.doc.edit_text("level.id", |pack, i| pack.levels[i].id = id);
+                self.command(Command::SetField(Field::LevelId(id)));
             }
             ui.end_row();
             let mut name = level.name.clone();
             let label = ui.label("Name");
             if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
-                self.doc.edit_text("level.name", |pack, i| pack.levels[i].name = name);
+                self.command(Command::SetField(Field::LevelName(name)));
             }
             ui.end_row();
             let mut author = level.author.clone().unwrap_or_default();
             let label = ui.label("Author");
             if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
-                self.doc.edit_text("level.author", |pack, i| {
-                    pack.levels[i].author = Some(author).filter(|a| !a.is_empty())
-                });
+                self.command(Command::SetField(Field::LevelAuthor(author)));
             }
             ui.end_row();
             let mut tags = level.tags.join(", ");
@@ -107,10 +104,7 @@ impl EditorApp {
                 .on_hover_text("Separated by commas")
                 .changed()
             {
-                self.doc.edit_text("level.tags", |pack, i| {
-                    pack.levels[i].tags =
-                        tags.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
-                });
+                self.command(Command::SetField(Field::LevelTags(tags)));
             }
             ui.end_row();
             ui.label("Size");
@@ -132,7 +126,7 @@ impl EditorApp {
                     if ui.radio(level.first == p, format!("Player {}", p.number())).clicked()
                         && level.first != p
                     {
-                        self.doc.edit(|pack, i| pack.levels[*i].first = p);
+                        self.command(Command::SetField(Field::First(p)));
                     }
                 }
             });
@@ -146,7 +140,7 @@ impl EditorApp {
                         .on_hover_text(format!("{p}'s goal set back to its start square's rank"))
                         .clicked()
                     {
-                        self.doc.apply(EditOp::DefaultGoals(p), Mirror::Off);
+                        self.command(Command::SetField(Field::DefaultGoals(p)));
                     }
                 }
             });
@@ -155,9 +149,7 @@ impl EditorApp {
         let mut notes = level.notes.clone().unwrap_or_default();
         let label = ui.label("Notes");
         if ui.add(egui::TextEdit::multiline(&mut notes).desired_rows(3)).labelled_by(label.id).changed() {
-            self.doc.edit_text("level.notes", |pack, i| {
-                pack.levels[i].notes = Some(notes).filter(|n| !n.is_empty())
-            });
+            self.command(Command::SetField(Field::LevelNotes(notes)));
         }
     }
 

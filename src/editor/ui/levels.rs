@@ -1,11 +1,11 @@
 //! The level list and the pack's own fields and rules.
 
-use egui::{Button, Color32, RichText, ScrollArea, Sense, Ui};
+use egui::{Color32, RichText, ScrollArea, Sense, Ui};
 
 use super::severity_color;
 use crate::analysis::Severity;
 use crate::editor::app::EditorApp;
-use crate::editor::command::Command;
+use crate::editor::command::{Command, Field};
 use crate::rules::{JumpRule, RuleOption, Rules};
 
 impl EditorApp {
@@ -32,20 +32,7 @@ impl EditorApp {
                 (Command::MoveLevelUp, "Up"),
                 (Command::MoveLevelDown, "Down"),
             ] {
-                let shortcut = command.shortcut().map(|s| ui.ctx().format_shortcut(&s)).unwrap_or_default();
-                let enabled = match command {
-                    Command::DeleteLevel => self.doc.pack.levels.len() > 1,
-                    Command::MoveLevelUp => self.doc.current > 0,
-                    Command::MoveLevelDown => self.doc.current + 1 < self.doc.pack.levels.len(),
-                    _ => true,
-                };
-                if ui
-                    .add_enabled(enabled, Button::new(text))
-                    .on_hover_text(format!("{} ({shortcut})", command.label()))
-                    .clicked()
-                {
-                    self.command(command);
-                }
+                self.command_button_compact(ui, command, text);
             }
         });
         ui.separator();
@@ -81,19 +68,17 @@ impl EditorApp {
         let mut name = self.doc.pack.name.clone();
         let label = ui.label("Name");
         if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
-            self.doc.edit_text("pack.name", |pack, _| pack.name = name);
+            self.command(Command::SetField(Field::PackName(name)));
         }
         let mut author = self.doc.pack.author.clone().unwrap_or_default();
         let label = ui.label("Author");
         if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
-            self.doc.edit_text("pack.author", |pack, _| pack.author = Some(author).filter(|a| !a.is_empty()));
+            self.command(Command::SetField(Field::PackAuthor(author)));
         }
         let mut description = self.doc.pack.description.clone().unwrap_or_default();
         let label = ui.label("Description");
         if ui.text_edit_multiline(&mut description).labelled_by(label.id).changed() {
-            self.doc.edit_text("pack.description", |pack, _| {
-                pack.description = Some(description).filter(|d| !d.is_empty());
-            });
+            self.command(Command::SetField(Field::PackDescription(description)));
         }
         ui.separator();
         ui.label(RichText::new("Rules").strong());
@@ -111,7 +96,7 @@ impl EditorApp {
                         });
                     let _ = combo.response.labelled_by(label.id);
                     if jump != self.doc.pack.rules.jump {
-                        self.doc.edit(|pack, _| pack.rules.jump = jump);
+                        self.command(Command::SetField(Field::Jump(jump)));
                     }
                     ui.label(format!("default {}", defaults.jump));
                 } else {
@@ -119,9 +104,7 @@ impl EditorApp {
                     let mut value = self.doc.pack.rules.number(option);
                     if ui.add(egui::DragValue::new(&mut value).range(lo..=hi)).labelled_by(label.id).changed()
                     {
-                        self.doc.edit(|pack, _| {
-                            let _ = pack.rules.set_number(option, value);
-                        });
+                        self.command(Command::SetField(Field::Rule(option, value)));
                     }
                     ui.label(format!("default {}", defaults.number(option)));
                 }

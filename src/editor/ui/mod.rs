@@ -14,7 +14,7 @@ mod modals;
 pub use canvas::Drag;
 pub use inspector::ShownFinding;
 
-use egui::{Button, CentralPanel, Color32, KeyboardShortcut, Panel, RichText, ScrollArea, Ui};
+use egui::{Button, CentralPanel, Color32, Panel, RichText, ScrollArea, Ui};
 
 use super::app::{EditorApp, Modal, Then};
 use super::board::player_color;
@@ -66,9 +66,6 @@ impl EditorApp {
         ctx.options_mut(|o| o.input_options.surrender_focus_on = egui::SurrenderFocusOn::Never);
         if self.modal.is_none() {
             self.shortcuts(&ctx);
-            if self.playing {
-                self.play_keys(&ctx);
-            }
         }
         if self.playing {
             self.play_tick(&ctx);
@@ -101,29 +98,18 @@ impl EditorApp {
         }
         self.modal_ui(&ctx);
         self.poll_generating(&ctx);
-        self.run_play_commands();
         self.run_pending(&ctx);
         self.update_title(&ctx);
         self.autosave(&ctx);
+        self.expire_status();
         surrender_focus_on_click_elsewhere(&ctx);
     }
 
+    /// The keys of the one shortcut table, in editing and in play alike.
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let typing = ctx.egui_wants_keyboard_input();
-        let mut table: Vec<(KeyboardShortcut, Command)> = Command::with_shortcuts()
-            .into_iter()
-            .flat_map(|c| {
-                [c.shortcut(), c.alternative_shortcut()].into_iter().flatten().map(move |s| (s, c.clone()))
-            })
-            .collect();
-        // egui matches a shortcut even with Shift held on top, so Ctrl+Shift+S
-        // would be taken as Ctrl+S: the shortcuts with more modifiers go first.
-        table.sort_by_key(|(s, _)| {
-            let m = s.modifiers;
-            std::cmp::Reverse(u8::from(m.command) + u8::from(m.shift) + u8::from(m.alt))
-        });
-        for (shortcut, command) in table {
-            if self.playing && !command.in_play_mode() {
+        for (shortcut, command) in Command::shortcut_table() {
+            if !command.scope().covers(self.playing) {
                 continue;
             }
             // Plain keys belong to a text field being typed into.
@@ -160,73 +146,98 @@ impl EditorApp {
         }
     }
 
-    /// A button or menu entry for `command`, with its shortcut.
-    pub(super) fn command_button(&mut self, ui: &mut Ui, command: Command, enabled: bool) {
-        let mut button = Button::new(command.label());
+    /// A button or menu entry for `command`, with its shortcut; disabled,
+    /// with the reason on hover, when [`EditorApp::why_disabled`] says so.
+    pub(super) fn command_button(&mut self, ui: &mut Ui, command: Command) {
+        let label = command.label();
+        self.command_button_labelled(ui, command, &label);
+    }
+
+    /// Likewise, with a label of its own.
+    pub(super) fn command_button_labelled(&mut self, ui: &mut Ui, command: Command, label: &str) {
+        let mut button = Button::new(label);
         if let Some(shortcut) = command.shortcut() {
             button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
         }
-        if ui.add_enabled(enabled, button).clicked() {
+        let why = self.why_disabled(&command);
+        let response = ui.add_enabled(why.is_none(), button);
+        let response = match why {
+            Some(why) => response.on_disabled_hover_text(why),
+            None => response,
+        };
+        if response.clicked() {
             self.command(command);
-            ui.close();
+            // A menu closes once an entry is chosen; a collapsing section
+            // the button sits in stays open.
+            ui.close_kind(egui::UiKind::Menu);
+        }
+    }
+
+    /// A small button for `command` with a short text; the command's name
+    /// and shortcut, or why it is disabled, on hover.
+    pub(super) fn command_button_compact(&mut self, ui: &mut Ui, command: Command, text: &str) {
+        let why = self.why_disabled(&command);
+        let shortcut = command.shortcut().map(|s| format!(" ({})", ui.ctx().format_shortcut(&s)));
+        let response = ui.add_enabled(why.is_none(), Button::new(text));
+        let response = match why {
+            Some(why) => response.on_disabled_hover_text(why),
+            None => response.on_hover_text(format!("{}{}", command.label(), shortcut.unwrap_or_default())),
+        };
+        if response.clicked() {
+            self.command(command);
         }
     }
 
     fn menu_ui(&mut self, ui: &mut Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
-                self.command_button(ui, Command::New, true);
-                self.command_button(ui, Command::Open, true);
+                self.command_button(ui, Command::New);
+                self.command_button(ui, Command::Open);
                 ui.menu_button("Open Recent", |ui| {
                     if self.prefs.recent.is_empty() {
                         ui.label("No recent files");
                     }
                     for path in self.prefs.recent.clone() {
-                        self.command_button(ui, Command::OpenRecent(path), true);
+                        self.command_button(ui, Command::OpenRecent(path));
                     }
                 });
                 ui.separator();
-                self.command_button(ui, Command::Save, true);
-                self.command_button(ui, Command::SaveAs, true);
+                self.command_button(ui, Command::Save);
+                self.command_button(ui, Command::SaveAs);
                 ui.separator();
-                self.command_button(ui, Command::ExportToml, true);
-                self.command_button(ui, Command::ExportJson, true);
+                self.command_button(ui, Command::ExportToml);
+                self.command_button(ui, Command::ExportJson);
                 ui.separator();
-                self.command_button(ui, Command::Quit, true);
+                self.command_button(ui, Command::Quit);
             });
             ui.menu_button("Edit", |ui| {
-                let (undo, redo) = (self.doc.can_undo(), self.doc.can_redo());
-                self.command_button(ui, Command::Undo, undo);
-                self.command_button(ui, Command::Redo, redo);
+                self.command_button(ui, Command::Undo);
+                self.command_button(ui, Command::Redo);
                 ui.separator();
                 for tool in Tool::ALL {
-                    self.command_button(ui, Command::SetTool(tool), true);
+                    self.command_button(ui, Command::SetTool(tool));
                 }
                 ui.separator();
                 for stage in Stage::ALL {
-                    self.command_button(ui, Command::SetStage(stage), true);
+                    self.command_button(ui, Command::SetStage(stage));
                 }
                 ui.separator();
-                self.command_button(ui, Command::CycleMirror, true);
-                self.command_button(ui, Command::ClearLevel, true);
+                self.command_button(ui, Command::CycleMirror);
+                self.command_button(ui, Command::ClearLevel);
             });
             ui.menu_button("Level", |ui| {
-                self.command_button(ui, Command::AddLevel, true);
-                self.command_button(ui, Command::GenerateLevel, self.generating.is_none());
-                self.command_button(ui, Command::DuplicateLevel, true);
-                self.command_button(ui, Command::DeleteLevel, self.doc.pack.levels.len() > 1);
-                self.command_button(ui, Command::MoveLevelUp, self.doc.current > 0);
-                self.command_button(
-                    ui,
-                    Command::MoveLevelDown,
-                    self.doc.current + 1 < self.doc.pack.levels.len(),
-                );
+                self.command_button(ui, Command::AddLevel);
+                self.command_button(ui, Command::GenerateLevel);
+                self.command_button(ui, Command::DuplicateLevel);
+                self.command_button(ui, Command::DeleteLevel);
+                self.command_button(ui, Command::MoveLevelUp);
+                self.command_button(ui, Command::MoveLevelDown);
                 ui.separator();
-                self.command_button(ui, Command::PreviousLevel, true);
-                self.command_button(ui, Command::NextLevel, true);
+                self.command_button(ui, Command::PreviousLevel);
+                self.command_button(ui, Command::NextLevel);
             });
             ui.menu_button("Play", |ui| {
-                self.command_button(ui, Command::TogglePlay, true);
+                self.command_button(ui, Command::TogglePlay);
             });
             ui.menu_button("View", |ui| {
                 for overlay in Overlay::ALL {
@@ -308,7 +319,11 @@ impl EditorApp {
             ui.label(RichText::new(format!("{cell:>3}")).monospace())
                 .on_hover_text("The cell under the pointer");
             ui.separator();
-            ui.label(format!("{} · {}", self.tool.label(), self.prefs.mirror.label()));
+            let mode = match &self.sandbox {
+                Some(game) if self.playing => format!("Play · {}", game.level.id),
+                _ => format!("{} · {}", self.tool.label(), self.prefs.mirror.label()),
+            };
+            ui.label(mode);
             ui.separator();
             ui.label(&self.status);
         });
