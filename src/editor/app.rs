@@ -160,7 +160,7 @@ pub struct EditorApp {
     /// Whether the board is in play mode.
     pub playing: bool,
     /// A level being generated in the background.
-    pub generating: Option<std::sync::mpsc::Receiver<Result<Level, String>>>,
+    pub generating: Option<super::job::Job<Result<Level, String>>>,
     generate_form: GenerateForm,
 }
 
@@ -394,7 +394,7 @@ impl EditorApp {
             }),
             Command::CancelBalance => self.with_game(|s| {
                 if let Some(run) = &s.balance {
-                    run.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                    run.cancel();
                 }
             }),
         }
@@ -767,8 +767,7 @@ impl EditorApp {
         self.generate_form = GenerateForm { seed: form.seed + 1, ..form.clone() };
         let rules = self.doc.pack.rules;
         let taken: Vec<String> = self.doc.pack.levels.iter().map(|l| l.id.clone()).collect();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
+        self.generating = Some(super::job::Job::spawn(0, move |progress| {
             let options = crate::generate::Options {
                 width: form.width,
                 height: form.height,
@@ -779,8 +778,7 @@ impl EditorApp {
                 balance_games: 200,
                 rules,
             };
-            let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let result = crate::generate::generate(&options, 1, &|_| {}, &cancel).map(|mut levels| {
+            crate::generate::generate(&options, 1, &|_| {}, progress.cancel_flag()).map(|mut levels| {
                 let mut level = levels.remove(0).level;
                 let mut id = level.id.clone();
                 let mut n = 2;
@@ -790,18 +788,16 @@ impl EditorApp {
                 }
                 level.id = id;
                 level
-            });
-            let _ = sender.send(result);
-        });
-        self.generating = Some(receiver);
+            })
+        }));
         self.say("Generating a level…");
     }
 
     /// Adds the generated level when it is ready.
     pub fn poll_generating(&mut self, ctx: &egui::Context) {
-        let Some(receiver) = &self.generating else { return };
-        match receiver.try_recv() {
-            Ok(Ok(level)) => {
+        let Some(job) = &self.generating else { return };
+        match job.poll() {
+            super::job::Poll::Ready(Ok(level)) => {
                 self.generating = None;
                 self.say(format!("Generated level `{}`.", level.id));
                 self.doc.edit(|pack, current| {
@@ -810,12 +806,15 @@ impl EditorApp {
                     *current = at;
                 });
             }
-            Ok(Err(why)) => {
+            super::job::Poll::Ready(Err(why)) => {
                 self.generating = None;
                 self.modal = Some(Modal::Error(why));
             }
-            Err(std::sync::mpsc::TryRecvError::Empty) => ctx.request_repaint_after(Duration::from_millis(50)),
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => self.generating = None,
+            super::job::Poll::Running => ctx.request_repaint_after(Duration::from_millis(50)),
+            super::job::Poll::Lost => {
+                self.generating = None;
+                self.modal = Some(Modal::Error("Generating the level failed.".into()));
+            }
         }
     }
 

@@ -9,6 +9,7 @@ pub mod board;
 pub mod command;
 pub mod document;
 pub mod files;
+pub mod job;
 mod play_ui;
 pub mod sandbox;
 mod ui;

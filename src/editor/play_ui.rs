@@ -439,10 +439,10 @@ impl EditorApp {
             });
             let Some(sandbox) = &self.sandbox else { return };
             if let Some(run) = &sandbox.balance {
-                let done = run.done.load(std::sync::atomic::Ordering::Relaxed);
+                let (done, total) = run.progress();
                 ui.add(
-                    egui::ProgressBar::new(done as f32 / run.total.max(1) as f32)
-                        .text(format!("{done} / {} games", run.total)),
+                    egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                        .text(format!("{done} / {total} games")),
                 );
             }
             if let Some((report, results)) = &sandbox.balance_report {

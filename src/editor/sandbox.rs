@@ -1,18 +1,18 @@
 //! The sandbox: a game on the current level — a start position, the action
 //! log, and who plays each side. The level itself is never changed by play.
 
-use std::sync::mpsc::{Receiver, channel};
-use std::sync::{
-    Arc,
-    atomic::{AtomicBool, AtomicU32, Ordering},
-};
 use std::time::{Duration, Instant};
+
+use super::job::{Job, Poll};
 
 use crate::ai::Agent;
 use crate::level::Level;
 use crate::level::record::GameRecord;
 use crate::rules::{Action, ActionKind, ByPlayer, GameState, Player, Rules};
 use crate::sim::{self, Config, GameResult, Report};
+
+/// A self-play run's result: the report and every game.
+pub type BalanceResult = (Report, Vec<GameResult>);
 
 /// Who plays a side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -54,18 +54,7 @@ pub const MOTION: Duration = Duration::from_millis(180);
 pub struct Thinking {
     /// The position it thinks about (its log length).
     pub at: usize,
-    receiver: Receiver<Action>,
-}
-
-/// A self-play run in the background.
-pub struct BalanceRun {
-    /// Games finished so far.
-    pub done: Arc<AtomicU32>,
-    /// Games in all.
-    pub total: u32,
-    /// Set to stop it.
-    pub cancel: Arc<AtomicBool>,
-    receiver: Receiver<(Report, Vec<GameResult>)>,
+    job: Job<Action>,
 }
 
 /// A game under way on a level.
@@ -97,9 +86,9 @@ pub struct Sandbox {
     /// The computer's move being thought about.
     pub thinking: Option<Thinking>,
     /// A balance run under way.
-    pub balance: Option<BalanceRun>,
+    pub balance: Option<Job<BalanceResult>>,
     /// The last balance report, with its games.
-    pub balance_report: Option<(Report, Vec<GameResult>)>,
+    pub balance_report: Option<BalanceResult>,
     /// Games and agents for the next balance run.
     pub balance_games: u32,
     /// When the computer last moved (for the speed control).
@@ -272,34 +261,35 @@ impl Sandbox {
         self.running && self.last_move.is_none_or(|t| t.elapsed().as_secs_f32() >= 1.0 / self.speed.max(0.1))
     }
 
-    /// Starts the computer thinking about the side to move's action.
+    /// Starts the computer thinking about the side to move's action. A
+    /// search that is no longer wanted (after undo, a jump, a new seat) is
+    /// cancelled when its job is dropped.
     pub fn think(&mut self) {
         let Seat::Computer(strength) = self.seats[self.state().turn()] else { return };
         let agent = Agent::STRENGTHS[strength.min(3)].1;
         let state = *self.state();
         let seed = self.cursor as u64 ^ 0x5EED;
-        let (sender, receiver) = channel();
-        std::thread::spawn(move || {
-            let mut player = agent.build(seed);
-            let _ = sender.send(player.choose(&state));
+        let job = Job::spawn(0, move |progress| {
+            let mut player = agent.build_cancellable(seed, Some(progress.cancel_flag().clone()));
+            player.choose(&state)
         });
-        self.thinking = Some(Thinking { at: self.cursor, receiver });
+        self.thinking = Some(Thinking { at: self.cursor, job });
     }
 
     /// Plays the computer's action if it is ready. Returns whether it moved.
     pub fn poll_thinking(&mut self) -> bool {
         let Some(thinking) = &self.thinking else { return false };
-        match thinking.receiver.try_recv() {
-            Ok(action) if thinking.at == self.cursor => {
+        match thinking.job.poll() {
+            Poll::Ready(action) if thinking.at == self.cursor => {
                 self.thinking = None;
                 self.last_move = Some(Instant::now());
                 self.play(action).is_ok()
             }
-            Ok(_) | Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+            Poll::Ready(_) | Poll::Lost => {
                 self.thinking = None;
                 false
             }
-            Err(std::sync::mpsc::TryRecvError::Empty) => false,
+            Poll::Running => false,
         }
     }
 
@@ -315,36 +305,28 @@ impl Sandbox {
     /// Starts a self-play run of `games` on this level in the background.
     pub fn start_balance(&mut self, agents: [Agent; 2], seed: u64) {
         let start = self.positions[0];
-        let done = Arc::new(AtomicU32::new(0));
-        let cancel = Arc::new(AtomicBool::new(false));
         let total = self.balance_games.div_ceil(2) * 2;
         let config = Config { agents, games: total, seed, max_actions: 300, threads: 0 };
-        let (sender, receiver) = channel();
-        let (done2, cancel2) = (Arc::clone(&done), Arc::clone(&cancel));
         let id = self.level.id.clone();
-        std::thread::spawn(move || {
-            let count = || {
-                done2.fetch_add(1, Ordering::Relaxed);
-            };
-            let _ = sender.send(sim::greedy_run(&start, &id, &config, &count, &cancel2));
-        });
-        self.balance = Some(BalanceRun { done, total, cancel, receiver });
+        self.balance = Some(Job::spawn(total, move |progress| {
+            sim::greedy_run(&start, &id, &config, &|| progress.step(), progress.cancel_flag())
+        }));
     }
 
     /// Takes the balance report when the run has finished.
     pub fn poll_balance(&mut self) -> bool {
         let Some(run) = &self.balance else { return false };
-        match run.receiver.try_recv() {
-            Ok(result) => {
+        match run.poll() {
+            Poll::Ready(result) => {
                 self.balance = None;
                 self.balance_report = Some(result);
                 true
             }
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+            Poll::Lost => {
                 self.balance = None;
                 false
             }
-            Err(std::sync::mpsc::TryRecvError::Empty) => false,
+            Poll::Running => false,
         }
     }
 }

@@ -1,0 +1,154 @@
+//! [`Job`]: work on a thread of its own, off the UI thread, with progress,
+//! cancellation and a result that the UI polls once per frame. The
+//! computer's moves, self-play balance runs and level generation are jobs.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+/// What a running job sees: where to count progress and whether it was
+/// cancelled.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    done: Arc<AtomicU32>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Progress {
+    /// Counts one unit of work done.
+    pub fn step(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The flag that asks the work to stop, for code that checks it
+    /// itself (searches, self-play runs).
+    #[must_use]
+    pub fn cancel_flag(&self) -> &Arc<AtomicBool> {
+        &self.cancel
+    }
+}
+
+/// The state of a job, as a frame sees it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Poll<T> {
+    /// Still working.
+    Running,
+    /// Finished with this result.
+    Ready(T),
+    /// The thread ended without a result (it panicked).
+    Lost,
+}
+
+/// Work under way on its own thread.
+#[derive(Debug)]
+pub struct Job<T> {
+    progress: Progress,
+    total: u32,
+    receiver: Receiver<T>,
+}
+
+impl<T: Send + 'static> Job<T> {
+    /// Starts `work` on a new thread; `total` is the number of progress
+    /// steps it is expected to count (0 when it counts none).
+    pub fn spawn(total: u32, work: impl FnOnce(&Progress) -> T + Send + 'static) -> Job<T> {
+        let progress =
+            Progress { done: Arc::new(AtomicU32::new(0)), cancel: Arc::new(AtomicBool::new(false)) };
+        let (sender, receiver) = channel();
+        let theirs = progress.clone();
+        std::thread::spawn(move || {
+            // The job may be dropped before it ends: nobody wants the result.
+            let _ = sender.send(work(&theirs));
+        });
+        Job { progress, total, receiver }
+    }
+}
+
+impl<T> Job<T> {
+    /// The result, once there is one.
+    pub fn poll(&self) -> Poll<T> {
+        match self.receiver.try_recv() {
+            Ok(result) => Poll::Ready(result),
+            Err(TryRecvError::Empty) => Poll::Running,
+            Err(TryRecvError::Disconnected) => Poll::Lost,
+        }
+    }
+
+    /// Asks the work to stop soon; it still sends what it has.
+    pub fn cancel(&self) {
+        self.progress.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Job::cancel`] was called.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.progress.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Steps done and steps expected.
+    #[must_use]
+    pub fn progress(&self) -> (u32, u32) {
+        (self.progress.done.load(Ordering::Relaxed), self.total)
+    }
+}
+
+impl<T> Drop for Job<T> {
+    /// A job nobody waits for any more is asked to stop.
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wait<T>(job: &Job<T>) -> Poll<T> {
+        loop {
+            match job.poll() {
+                Poll::Running => std::thread::yield_now(),
+                other => return other,
+            }
+        }
+    }
+
+    #[test]
+    fn a_job_reports_progress_and_its_result() {
+        let job = Job::spawn(3, |p| {
+            for _ in 0..3 {
+                p.step();
+            }
+            7
+        });
+        assert_eq!(wait(&job), Poll::Ready(7));
+        assert_eq!(job.progress(), (3, 3));
+    }
+
+    #[test]
+    fn a_cancelled_job_stops_and_a_panicked_one_is_lost() {
+        let job = Job::spawn(0, |p| {
+            while !p.cancel_flag().load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            "stopped"
+        });
+        assert_eq!(job.poll(), Poll::Running);
+        job.cancel();
+        assert!(job.is_cancelled());
+        assert_eq!(wait(&job), Poll::Ready("stopped"));
+        let lost: Job<u8> = Job::spawn(0, |_| panic!("the work failed"));
+        assert_eq!(wait(&lost), Poll::Lost);
+    }
+
+    #[test]
+    fn dropping_a_job_cancels_it() {
+        let (tx, rx) = channel();
+        let job = Job::spawn(0, move |p| {
+            while !p.cancel_flag().load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            tx.send(()).unwrap();
+        });
+        drop(job);
+        rx.recv().unwrap();
+    }
+}
