@@ -113,6 +113,11 @@ impl Editor {
         self.settle();
     }
 
+    fn click_label_contains(&mut self, label: &str) {
+        self.harness.get_by_label_contains(label).click();
+        self.settle();
+    }
+
     fn key(&mut self, modifiers: Modifiers, key: Key) {
         self.harness.key_press_modifiers(modifiers, key);
         self.settle();
@@ -292,8 +297,43 @@ fn a_walled_off_route_is_an_error_at_once() {
     let row: Vec<Cell> = (0..9).map(|f| Cell::new(f, 2)).collect();
     ed.drag(&row, PointerButton::Primary);
     assert!(ed.harness.query_by_label_contains("cannot be played").is_some());
-    assert_eq!(ed.harness.query_all_by_label_contains("A001").count(), 2, "both of player 1's routes");
-    assert_eq!(ed.harness.query_all_by_label_contains("E024").count(), 2);
+    // One wall row is one problem: not E024 and A001 for each route.
+    assert_eq!(ed.harness.query_all_by_label_contains("E024").count(), 1, "one line for the cut");
+    assert_eq!(ed.harness.query_all_by_label_contains("A001").count(), 0, "the analysis adds no duplicate");
+    let findings = ed.harness.state_mut().current_findings();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    let cut = &findings[0];
+    assert!(cut.message.contains("start square to the flag") && cut.message.contains("flag to its goal"));
+    // The board shows the cut itself: the wall row, beside the region.
+    assert_eq!(cut.cut, row.iter().copied().collect::<pushcrate::rules::Bitboard>());
+    assert!(cut.cells.iter().all(|c| c.rank() < 2), "the shut-in side: {:?}", cut.cells);
+    ed.click_label_contains("E024");
+    assert_eq!(ed.app().selected_finding, Some(0));
+}
+
+/// The selected finding is drawn in the selection's own text colour, which
+/// is legible on the selection's background (no red on teal).
+#[test]
+fn the_selected_finding_is_legible() {
+    use pushcrate::analysis::Severity;
+    fn luminance(c: egui::Color32) -> f64 {
+        let lin = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.03928 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+        };
+        0.2126 * lin(c.r()) + 0.7152 * lin(c.g()) + 0.0722 * lin(c.b())
+    }
+    fn contrast(a: egui::Color32, b: egui::Color32) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+    for visuals in [egui::Visuals::light(), egui::Visuals::dark()] {
+        for severity in [Severity::Error, Severity::Warning, Severity::Note] {
+            let text = pushcrate::editor::finding_text_color(&visuals, severity, true);
+            let ratio = contrast(text, visuals.selection.bg_fill);
+            assert!(ratio >= 4.5, "{severity:?} on the selection: contrast {ratio:.2}");
+        }
+    }
 }
 
 #[test]

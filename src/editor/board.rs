@@ -19,6 +19,8 @@ const WOOD: Color32 = Color32::from_rgb(168, 116, 58);
 const WOOD_DARK: Color32 = Color32::from_rgb(110, 72, 32);
 const GOLD: Color32 = Color32::from_rgb(242, 183, 5);
 const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 0);
+/// The walls of a cut route, crossed out.
+const CUT: Color32 = Color32::from_rgb(230, 30, 30);
 const SOLE: Color32 = Color32::from_rgb(230, 120, 20);
 
 /// A player's colour.
@@ -118,6 +120,8 @@ pub struct BoardView {
     pub highlight: Bitboard,
     /// The selected finding's path.
     pub highlight_path: Vec<Cell>,
+    /// The walls of the selected finding's cut.
+    pub highlight_cut: Bitboard,
     /// The rectangle being dragged.
     pub preview: Option<(Cell, Cell, bool)>,
     /// The cell under the pointer.
@@ -342,6 +346,13 @@ fn paint_marks(painter: &Painter, layout: &BoardLayout, view: &BoardView) {
             Stroke::new(3.0, HIGHLIGHT),
             StrokeKind::Inside,
         );
+    }
+    // The cut: the walls that separate the region, crossed out.
+    for cell in view.highlight_cut {
+        let rect = layout.cell_rect(cell).shrink(layout.cell * 0.15);
+        let stroke = Stroke::new((layout.cell * 0.08).max(2.5), CUT);
+        painter.line_segment([rect.left_top(), rect.right_bottom()], stroke);
+        painter.line_segment([rect.right_top(), rect.left_bottom()], stroke);
     }
     if view.highlight_path.len() > 1 {
         let points: Vec<Pos2> = view.highlight_path.iter().map(centre).collect();

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 pub use app::{AUTOSAVE_EVERY, EditorApp, FileTask, Modal, Then};
 pub use play_ui::announce;
-pub use ui::ShownFinding;
+pub use ui::{ShownFinding, finding_text_color};
 
 use files::{AppPaths, NativeDialogs};
 

@@ -58,6 +58,7 @@ impl EditorApp {
             && let Some(finding) = self.current_findings().get(i)
         {
             view.highlight = finding.cells;
+            view.highlight_cut = finding.cut;
             view.highlight_path.clone_from(&finding.path);
         }
         if let (Some(drag), Tool::Rectangle, Some(hovered)) = (self.drag, self.tool, self.hovered) {

@@ -22,13 +22,53 @@ pub struct ShownFinding {
     pub cells: Bitboard,
     /// A path to draw.
     pub path: Vec<Cell>,
+    /// The wall cells that cut a route: the cut itself, beside the region
+    /// it shuts in.
+    pub cut: Bitboard,
+}
+
+/// Findings of one code whose cut is the same walls are one finding: one
+/// wall row that shuts player 1 in cuts both of its routes. The region
+/// shown is the smaller one, the side shut in.
+fn merge_same_cuts(findings: &mut Vec<ShownFinding>) {
+    let mut i = 0;
+    while i < findings.len() {
+        let mut j = i + 1;
+        while j < findings.len() {
+            let (a, b) = (&findings[i], &findings[j]);
+            if !a.cut.is_empty() && a.cut == b.cut && a.code == b.code {
+                let b = findings.remove(j);
+                let a = &mut findings[i];
+                a.message = format!("{}; the same walls cut: {}", a.message, b.message);
+                if b.cells.count() < a.cells.count() {
+                    a.cells = b.cells;
+                }
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The colour of a finding's text: its severity's, or on the selection's
+/// background the selection's own text colour, which is made to be read
+/// there.
+#[must_use]
+pub fn finding_text_color(visuals: &egui::Visuals, severity: Severity, selected: bool) -> Color32 {
+    if selected { visuals.selection.stroke.color } else { severity_color(severity) }
 }
 
 impl EditorApp {
-    /// The findings of the current level: format problems, then analysis.
+    /// The findings of the current level: format problems, then analysis,
+    /// each problem once. An analysis finding that says what a format
+    /// problem says (A001 beside E024) adds its witness to it instead of a
+    /// line of its own, and the routes one wall cuts are one finding.
     pub fn current_findings(&mut self) -> Vec<ShownFinding> {
         let Some(level) = self.doc.level().cloned() else { return Vec::new() };
         let index = self.doc.current;
+        let walls = level.walls & level.board();
+        let cut_of = |region: Bitboard| region.dilate() & walls;
         let mut out: Vec<ShownFinding> = self
             .pack_problems()
             .iter()
@@ -39,6 +79,7 @@ impl EditorApp {
                 message: p.message.clone(),
                 cells: p.cells.iter().copied().collect(),
                 path: Vec::new(),
+                cut: Bitboard::EMPTY,
             })
             .collect();
         let report = self.report(&level);
@@ -47,20 +88,33 @@ impl EditorApp {
             if finding.code == FindingCode::InvalidLevel && !out.is_empty() {
                 continue;
             }
-            let (mut cells, path) = match &finding.witness {
-                Some(Witness::Path { cells }) => (Bitboard::EMPTY, cells.clone()),
-                Some(Witness::Cut { region }) => (region.iter().copied().collect(), Vec::new()),
-                _ => (Bitboard::EMPTY, Vec::new()),
+            let (mut cells, path, cut) = match &finding.witness {
+                Some(Witness::Path { cells }) => (Bitboard::EMPTY, cells.clone(), Bitboard::EMPTY),
+                Some(Witness::Cut { region }) => {
+                    let region: Bitboard = region.iter().copied().collect();
+                    (region, Vec::new(), cut_of(region))
+                }
+                _ => (Bitboard::EMPTY, Vec::new(), Bitboard::EMPTY),
             };
             cells |= finding.cells.iter().copied().collect::<Bitboard>();
+            if let Some(same) = out.iter_mut().find(|f| f.message.eq_ignore_ascii_case(&finding.message)) {
+                same.cells |= cells;
+                same.cut |= cut;
+                if same.path.is_empty() {
+                    same.path = path;
+                }
+                continue;
+            }
             out.push(ShownFinding {
                 code: finding.code.as_str().to_owned(),
                 severity: finding.severity,
                 message: finding.message.clone(),
                 cells,
                 path,
+                cut,
             });
         }
+        merge_same_cuts(&mut out);
         out.sort_by_key(|f| f.severity);
         out
     }
@@ -186,12 +240,16 @@ impl EditorApp {
         ui.separator();
         for (i, finding) in findings.iter().enumerate() {
             let selected = self.selected_finding == Some(i);
-            let text = RichText::new(format!("{} {}", finding.code, finding.message))
-                .color(severity_color(finding.severity));
-            let response = ui.selectable_label(selected, text);
-            if response.clicked() {
-                self.command(Command::SelectFinding(if selected { None } else { Some(i) }));
-            }
+            let color = finding_text_color(ui.visuals(), finding.severity, selected);
+            let text = RichText::new(format!("{} {}", finding.code, finding.message)).color(color);
+            ui.horizontal_top(|ui| {
+                // The severity stays visible as a mark when the row is selected.
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 16.0), egui::Sense::hover());
+                ui.painter().circle_filled(rect.center(), 4.0, severity_color(finding.severity));
+                if ui.add(Button::selectable(selected, text).wrap()).clicked() {
+                    self.command(Command::SelectFinding(if selected { None } else { Some(i) }));
+                }
+            });
         }
     }
 }

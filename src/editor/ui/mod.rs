@@ -12,7 +12,7 @@ mod levels;
 mod modals;
 
 pub use canvas::Drag;
-pub use inspector::ShownFinding;
+pub use inspector::{ShownFinding, finding_text_color};
 
 use egui::{Button, CentralPanel, Color32, Panel, RichText, ScrollArea, Ui};
 
