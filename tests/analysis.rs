@@ -120,6 +120,19 @@ fn a031_too_few_placements() {
     triggers(FindingCode::CrateWinImpossible, &analyse_with(&open, scarce), &analyse_with(&open, enough));
 }
 
+#[test]
+fn a032_unreachable_floor() {
+    // a1 is shut in by walls on a2 and b1; jumps land beside the opponent,
+    // so they cannot reach it either.
+    let shut = drawn(". . 2 . .\n. . . . .\n. . F . .\n# . . . .\n. # 1 . .");
+    let open = drawn(". . 2 . .\n. . . . .\n. . F . .\n# . . . .\n. . 1 . .");
+    let report = analyse(&shut);
+    triggers(FindingCode::UnreachableFloor, &report, &analyse(&open));
+    let finding = report.findings.iter().find(|f| f.code == FindingCode::UnreachableFloor).unwrap();
+    assert_eq!(finding.cells, vec![c("a1")]);
+    assert!(finding.message.contains("a1"), "{}", finding.message);
+}
+
 const POCKET: &str = "
     . . . 2 . . .
     . . . . . . .

@@ -1053,3 +1053,29 @@ fn status_messages_are_cleared_when_they_stop_being_true() {
     ed.click_cell(c("b2"), PointerButton::Primary);
     assert_eq!(ed.app().status, "", "the pack is no longer new");
 }
+
+/// The heat map has a legend, gives the number of the cell under the
+/// pointer, and marks floor the flag cannot reach; such floor is a finding.
+#[test]
+fn the_heat_map_has_a_legend_numbers_and_unreachable_floor() {
+    let mut ed = editor();
+    ed.select_level("open");
+    ed.key(Modifiers::NONE, Key::D);
+    assert!(ed.harness.query_by_label("Distance heat map: steps from the flag").is_some());
+    assert!(ed.harness.query_by_label("unreachable from the flag: 0 floor cell(s)").is_some());
+    let pos = ed.cell_pos(c("e3"));
+    ed.harness.event(Event::PointerMoved(pos));
+    ed.settle();
+    assert!(ed.harness.query_by_label("2 steps from the flag").is_some());
+    // Shut a1 in: it is unreachable, hatched, counted and reported.
+    ed.click_cell(c("a2"), PointerButton::Primary);
+    ed.click_cell(c("b1"), PointerButton::Primary);
+    assert!(ed.harness.query_by_label("unreachable from the flag: 1 floor cell(s)").is_some());
+    let pos = ed.cell_pos(c("a1"));
+    ed.harness.event(Event::PointerMoved(pos));
+    ed.settle();
+    assert!(ed.harness.query_by_label("unreachable from the flag").is_some());
+    let findings = ed.harness.state_mut().current_findings();
+    let a032 = findings.iter().find(|f| f.code == "A032").expect("unreachable floor is reported");
+    assert_eq!(a032.cells, pushcrate::rules::Bitboard::from_cell(c("a1")));
+}

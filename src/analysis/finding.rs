@@ -70,6 +70,7 @@ finding_codes! {
     GoalThroughStart = "A022", Warning, "A player's goal is reachable only through the opponent's start square.";
     NoRoomForCrates = "A030", Warning, "No cell can take a crate at the start, though the rules allow placements.";
     CrateWinImpossible = "A031", Warning, "Too few crates can ever exist for a player to win by destroying them.";
+    UnreachableFloor = "A032", Warning, "Floor cells that neither player can ever reach: walls shut them off from both starts.";
     Fencing = "A040", Warning, "A player away from its start can be shut in a pocket by a crate it may neither slide nor break.";
     Stall = "A041", Warning, "The bounded search found a reachable position where neither player can ever act but pass.";
     Asymmetric = "A050", Note, "The layout is not the same for both players under a half turn or a mirror.";

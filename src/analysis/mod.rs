@@ -337,6 +337,25 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
             "no cell can take a crate at the start: every free cell is a sole-path cell",
         ));
     }
+    // Floor no player can ever reach: steps, pushes and jumps all stay in
+    // the walls' components of the two start squares (a jump lands beside
+    // the opponent), and crates break. Almost always a painting mistake.
+    let reachable =
+        Player::BOTH.iter().fold(Bitboard::EMPTY, |r, &p| r | walls_only.component(state.start(p)));
+    let unreachable = state.floor() - reachable;
+    if unreachable.any() {
+        report.findings.push(
+            Finding::new(
+                FindingCode::UnreachableFloor,
+                format!(
+                    "{} floor cell(s) can never be reached by either player: {}",
+                    unreachable.count(),
+                    crate::level::render::cell_list(unreachable)
+                ),
+            )
+            .cells(unreachable),
+        );
+    }
     let initial = state.all_crates().count();
     let placeable_crates = if placeable.any() { 2 * u32::from(rules.crate_placements) } else { 0 };
     if initial + placeable_crates < u32::from(rules.crates_to_win) {

@@ -12,7 +12,8 @@ use crate::rules::{Bitboard, Cell, Player, Stage};
 pub const BLUE: Color32 = Color32::from_rgb(47, 111, 223);
 /// Player 2's colour.
 pub const RED: Color32 = Color32::from_rgb(217, 72, 59);
-const FLOOR: Color32 = Color32::from_rgb(236, 230, 214);
+/// The floor.
+pub const FLOOR: Color32 = Color32::from_rgb(236, 230, 214);
 const WALL: Color32 = Color32::from_rgb(59, 63, 70);
 const GRID: Color32 = Color32::from_rgb(201, 193, 170);
 const WOOD: Color32 = Color32::from_rgb(168, 116, 58);
@@ -282,11 +283,15 @@ fn paint_ground(
             continue;
         }
         painter.rect_filled(rect, CornerRadius::ZERO, FLOOR);
-        if let Some(Some(d)) = view.distances.as_ref().map(|d| d.get(cell.index()).copied().flatten()) {
-            // Near the flag warm, far from it cool.
-            let t = f32::from(d) / f32::from(max_distance);
-            let color = Color32::from_rgba_unmultiplied((255.0 * (1.0 - t)) as u8, 90, (255.0 * t) as u8, 70);
-            painter.rect_filled(rect, CornerRadius::ZERO, color);
+        if let Some(distances) = &view.distances {
+            match distances.get(cell.index()).copied().flatten() {
+                Some(d) => {
+                    let color = heat_color(f32::from(d) / f32::from(max_distance));
+                    painter.rect_filled(rect, CornerRadius::ZERO, color);
+                }
+                // Floor the flag cannot reach: hatched, unlike any distance.
+                None => hatch(painter, rect),
+            }
         }
         for (i, player) in Player::BOTH.into_iter().enumerate() {
             if goals[i].has(cell) {
@@ -331,6 +336,30 @@ fn paint_ground(
     }
 }
 
+/// The heat map's colour at `t` (0 at the flag, 1 at the farthest cell):
+/// near the flag warm, far from it cool.
+#[must_use]
+pub fn heat_color(t: f32) -> Color32 {
+    let t = t.clamp(0.0, 1.0);
+    Color32::from_rgba_unmultiplied((255.0 * (1.0 - t)) as u8, 90, (255.0 * t) as u8, 70)
+}
+
+/// Diagonal grey hatching: floor the flag cannot reach.
+pub fn hatch(painter: &Painter, rect: Rect) {
+    let stroke = Stroke::new(1.5, Color32::from_gray(110));
+    let step = rect.width() / 4.0;
+    for i in 1..8 {
+        let k = step * i as f32;
+        let (a, b) = if k <= rect.width() {
+            (rect.left_top() + vec2(k, 0.0), rect.left_top() + vec2(0.0, k))
+        } else {
+            let over = k - rect.width();
+            (rect.right_top() + vec2(0.0, over), rect.left_bottom() + vec2(over, 0.0))
+        };
+        painter.line_segment([a, b], stroke);
+    }
+}
+
 fn paint_marks(painter: &Painter, layout: &BoardLayout, view: &BoardView) {
     let centre = |c: &Cell| layout.cell_rect(*c).center();
     for (player, route) in &view.routes {
@@ -371,5 +400,15 @@ fn paint_marks(painter: &Painter, layout: &BoardLayout, view: &BoardView) {
             Stroke::new(2.0, Color32::from_gray(40)),
             StrokeKind::Inside,
         );
+        // The heat map's number for the cell under the pointer.
+        if let Some(Some(d)) = view.distances.as_ref().and_then(|d| d.get(cell.index()).copied()) {
+            painter.text(
+                layout.cell_rect(cell).center(),
+                Align2::CENTER_CENTER,
+                d,
+                FontId::proportional(layout.cell * 0.4),
+                Color32::BLACK,
+            );
+        }
     }
 }

@@ -21,6 +21,14 @@ pub struct Drag {
     last_pos: egui::Pos2,
 }
 
+/// Steps from the flag to every floor cell, through walls only (crates
+/// break, so they do not count); `None` for floor the flag cannot reach.
+#[must_use]
+pub fn distances_from_flag(level: &crate::level::Level) -> Option<Vec<Option<u16>>> {
+    let flag = level.flag_cell()?;
+    Some(MazeGraph::new(level.floor()).distances(flag).to_vec())
+}
+
 impl EditorApp {
     fn board_view(&mut self, level: &crate::level::Level) -> BoardView {
         let mut view = BoardView { hovered: self.hovered, ..BoardView::default() };
@@ -48,11 +56,8 @@ impl EditorApp {
                 view.routes.push((p, route));
             }
         }
-        if self.prefs.show_distances
-            && let Some(flag) = level.flag_cell()
-        {
-            let open = level.floor() - level.crates.keys().copied().collect::<Bitboard>();
-            view.distances = Some(MazeGraph::new(open).distances(flag).to_vec());
+        if self.prefs.show_distances {
+            view.distances = distances_from_flag(level);
         }
         if let Some(i) = self.selected_finding
             && let Some(finding) = self.current_findings().get(i)

@@ -122,7 +122,50 @@ impl EditorApp {
     pub(super) fn inspector_ui(&mut self, ui: &mut Ui) {
         self.level_fields_ui(ui);
         ui.separator();
+        if self.prefs.show_distances {
+            self.heat_legend_ui(ui);
+            ui.separator();
+        }
         self.findings_ui(ui);
+    }
+
+    /// The heat map's legend: the colours from the flag to the farthest
+    /// cell, with their step counts, and the hatching of unreachable floor.
+    fn heat_legend_ui(&mut self, ui: &mut Ui) {
+        let Some(level) = self.doc.level() else { return };
+        let Some(distances) = super::canvas::distances_from_flag(level) else {
+            ui.label("Distance heat map: the level has no flag.");
+            return;
+        };
+        let floor = level.floor();
+        let max = floor.iter().filter_map(|c| distances[c.index()]).max().unwrap_or(0);
+        let unreachable = floor.iter().filter(|c| distances[c.index()].is_none()).count();
+        ui.label(RichText::new("Distance heat map: steps from the flag").strong());
+        ui.horizontal(|ui| {
+            ui.label("0");
+            let (rect, response) = ui.allocate_exact_size(egui::vec2(160.0, 14.0), egui::Sense::hover());
+            let painter = ui.painter();
+            painter.rect_filled(rect, 0.0, crate::editor::board::FLOOR);
+            let bands = 32;
+            for i in 0..bands {
+                let t = i as f32 / (bands - 1) as f32;
+                let x0 = rect.left() + rect.width() * i as f32 / bands as f32;
+                let band = egui::Rect::from_min_max(
+                    egui::pos2(x0, rect.top()),
+                    egui::pos2(x0 + rect.width() / bands as f32 + 0.5, rect.bottom()),
+                );
+                painter.rect_filled(band, 0.0, crate::editor::board::heat_color(t));
+            }
+            response.on_hover_text("Warm near the flag, cool far from it");
+            ui.label(format!("{max} steps"));
+        });
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 0.0, crate::editor::board::FLOOR);
+            crate::editor::board::hatch(ui.painter(), rect);
+            ui.label(format!("unreachable from the flag: {unreachable} floor cell(s)"));
+        });
+        ui.label("Point at a cell to read its number.");
     }
 
     fn level_fields_ui(&mut self, ui: &mut Ui) {

@@ -313,11 +313,31 @@ impl EditorApp {
         });
     }
 
+    /// With the heat map on, what it says of the cell under the pointer.
+    fn hovered_distance(&self) -> Option<String> {
+        if self.playing || !self.prefs.show_distances {
+            return None;
+        }
+        let (cell, level) = (self.hovered?, self.doc.level()?);
+        if !level.floor().has(cell) {
+            return None;
+        }
+        let distances = canvas::distances_from_flag(level)?;
+        Some(match distances[cell.index()] {
+            Some(1) => "1 step from the flag".to_owned(),
+            Some(d) => format!("{d} steps from the flag"),
+            None => "unreachable from the flag".to_owned(),
+        })
+    }
+
     fn status_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let cell = self.hovered.map_or_else(|| "—".to_owned(), |c| c.to_string());
             ui.label(RichText::new(format!("{cell:>3}")).monospace())
                 .on_hover_text("The cell under the pointer");
+            if let Some(steps) = self.hovered_distance() {
+                ui.label(steps);
+            }
             ui.separator();
             let mode = match &self.sandbox {
                 Some(game) if self.playing => format!("Play · {}", game.level.id),
