@@ -84,16 +84,16 @@ impl Tool {
     #[must_use]
     pub fn shortcut(self) -> KeyboardShortcut {
         let (modifiers, key) = match self {
-            Tool::Wall => (Modifiers::NONE, Key::W),
+            Tool::Wall => (Modifiers::NONE, Key::B),
             Tool::Rectangle => (Modifiers::NONE, Key::R),
-            Tool::Fill => (Modifiers::NONE, Key::B),
+            Tool::Fill => (Modifiers::NONE, Key::F),
             Tool::Start(Player::One) => (Modifiers::NONE, Key::Num1),
             Tool::Start(Player::Two) => (Modifiers::NONE, Key::Num2),
             Tool::Goal(Player::One) => (Modifiers::NONE, Key::G),
             Tool::Goal(Player::Two) => (Modifiers::NONE, Key::H),
             Tool::GoalRank(Player::One) => (Modifiers::SHIFT, Key::G),
             Tool::GoalRank(Player::Two) => (Modifiers::SHIFT, Key::H),
-            Tool::Flag => (Modifiers::NONE, Key::F),
+            Tool::Flag => (Modifiers::SHIFT, Key::F),
             Tool::Crate => (Modifiers::NONE, Key::C),
             Tool::Eraser => (Modifiers::NONE, Key::E),
         };
@@ -434,11 +434,13 @@ impl Command {
     }
 
     /// A second shortcut, where habit has two: Ctrl+Shift+Z redoes, as
-    /// in Tiled and LDtk, besides Ctrl+Y.
+    /// in Tiled and LDtk, besides Ctrl+Y; W paints walls besides B, the
+    /// brush key of Tiled.
     #[must_use]
     pub fn alternative_shortcut(&self) -> Option<KeyboardShortcut> {
         match self {
             Command::Redo => Some(KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)),
+            Command::SetTool(Tool::Wall) => Some(KeyboardShortcut::new(Modifiers::NONE, Key::W)),
             _ => None,
         }
     }
@@ -576,9 +578,84 @@ impl Command {
     }
 }
 
+impl Command {
+    /// The shortcut table as a Markdown table, as the README shows it: one
+    /// row per key, with the command and the mode it works in.
+    #[must_use]
+    pub fn shortcut_markdown() -> String {
+        let names = |s: Option<KeyboardShortcut>| s.map(|s| s.format(&egui::ModifierNames::NAMES, false));
+        let mut out = String::from("| Keys | Command | Works in |\n|---|---|---|\n");
+        for command in Command::in_menu_order() {
+            let keys: Vec<String> = [names(command.shortcut()), names(command.alternative_shortcut())]
+                .into_iter()
+                .flatten()
+                .collect();
+            let scope = match command.scope() {
+                Scope::Edit => "editing",
+                Scope::Play => "play",
+                Scope::Both => "editing and play",
+            };
+            out.push_str(&format!("| {} | {} | {scope} |\n", keys.join(", "), command.label()));
+        }
+        out
+    }
+
+    /// The commands with shortcuts as the menus order them.
+    fn in_menu_order() -> Vec<Command> {
+        let mut all = vec![
+            Command::New,
+            Command::Open,
+            Command::Save,
+            Command::SaveAs,
+            Command::ExportToml,
+            Command::ExportJson,
+            Command::Quit,
+            Command::Undo,
+            Command::Redo,
+        ];
+        all.extend(Tool::ALL.map(Command::SetTool));
+        all.extend(Stage::ALL.map(Command::SetStage));
+        all.extend([Command::CycleMirror, Command::ClearLevel]);
+        all.extend(Overlay::ALL.map(Command::ToggleOverlay));
+        all.extend([
+            Command::AddLevel,
+            Command::GenerateLevel,
+            Command::DuplicateLevel,
+            Command::DeleteLevel,
+            Command::MoveLevelUp,
+            Command::MoveLevelDown,
+            Command::PreviousLevel,
+            Command::NextLevel,
+            Command::TogglePlay,
+            Command::TogglePlacing,
+            Command::Play(Action::Steal),
+            Command::Play(Action::Pass),
+        ]);
+        all.extend(Dir::ALL.map(Command::Arrow));
+        all
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The README's table is the shortcut table: change one, change both.
+    #[test]
+    fn the_readme_lists_every_shortcut() {
+        let mut listed = Command::in_menu_order();
+        let mut all = Command::with_shortcuts();
+        let key = |c: &Command| format!("{c:?}");
+        listed.sort_by_key(key);
+        all.sort_by_key(key);
+        assert_eq!(listed, all, "a command with a key is missing from the README's order");
+        let readme = include_str!("../../README.md");
+        let table = Command::shortcut_markdown();
+        assert!(
+            readme.contains(&table),
+            "README.md's shortcut table is out of date; it should read:\n{table}"
+        );
+    }
 
     #[test]
     fn shortcuts_are_unique_within_a_mode() {
