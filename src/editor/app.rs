@@ -547,7 +547,7 @@ impl EditorApp {
     fn status_context(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (self.doc.revision(), self.doc.current, self.playing).hash(&mut hasher);
+        (self.doc.revision(), self.playing).hash(&mut hasher);
         if let Some(game) = &self.sandbox {
             (game.cursor, game.actions.len(), game.draw_offer).hash(&mut hasher);
         }

@@ -367,7 +367,7 @@ impl EditorApp {
             });
         }
         if self.why_disabled(&Command::ToggleRunning).is_none() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 self.command_button_labelled(
                     ui,
                     Command::ToggleRunning,
@@ -385,7 +385,7 @@ impl EditorApp {
                 }
             });
         }
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             self.command_button(ui, Command::Undo);
             self.command_button(ui, Command::Redo);
             self.command_button(ui, Command::RestartGame);
@@ -393,7 +393,7 @@ impl EditorApp {
                 ui.checkbox(&mut sandbox.animate, "Animate");
             }
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             self.command_button(ui, Command::SaveGame);
             self.command_button(ui, Command::OpenGame);
         });
@@ -507,7 +507,7 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
     egui::Frame::group(ui.style()).stroke(Stroke::new(if to_move { 2.5 } else { 1.0 }, color)).show(
         ui,
         |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new(format!("Player {}", player.number())).strong().color(color));
                 if to_move {
                     let bonus = state.bonus_actions();

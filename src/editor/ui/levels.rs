@@ -53,7 +53,10 @@ impl EditorApp {
                         let (rect, mark) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), Sense::hover());
                         ui.painter().circle_filled(rect.center(), 5.0, color);
                         mark.on_hover_text(format!("The level {meaning}"));
-                        if ui.selectable_label(i == self.doc.current, text).clicked() {
+                        // Long names are cut short to the panel's width, whole on hover.
+                        let button = egui::Button::selectable(i == self.doc.current, text.as_str())
+                            .wrap_mode(egui::TextWrapMode::Truncate);
+                        if ui.add(button).on_hover_text(&text).clicked() {
                             self.command(Command::SelectLevel(i));
                         }
                     });
