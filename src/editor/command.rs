@@ -495,29 +495,9 @@ impl Command {
                     Dir::West => Key::ArrowLeft,
                 },
             ),
-            Command::OpenRecent(_)
-            | Command::SetMirror(_)
-            | Command::SelectLevel(_)
-            | Command::Resize(..)
-            | Command::SelectFinding(_)
-            | Command::SetField(_)
-            | Command::Paint(_)
-            | Command::BeginStroke
-            | Command::EndStroke
-            | Command::NewGame
-            | Command::Play(_)
-            | Command::OfferDraw
-            | Command::AnswerDraw(_)
-            | Command::SetSeat(..)
-            | Command::ToggleRunning
-            | Command::StepComputer
-            | Command::RestartGame
-            | Command::ResumeGame
-            | Command::JumpTo(_)
-            | Command::SaveGame
-            | Command::OpenGame
-            | Command::RunBalance
-            | Command::CancelBalance => None,
+            // Recent files, levels, sizes, fields, strokes and the play
+            // panel's buttons have no key.
+            _ => None,
         }
     }
 
