@@ -243,8 +243,14 @@ impl EditorApp {
                 for overlay in Overlay::ALL {
                     let on = self.overlay(overlay);
                     let shortcut = ui.ctx().format_shortcut(&overlay.shortcut());
-                    if ui.add(Button::selectable(on, overlay.label()).shortcut_text(shortcut)).clicked() {
-                        self.command(Command::ToggleOverlay(overlay));
+                    let command = Command::ToggleOverlay(overlay);
+                    let why = self.why_disabled(&command);
+                    let button = Button::selectable(on, overlay.label()).shortcut_text(shortcut);
+                    let response = ui.add_enabled(why.is_none(), button);
+                    if let Some(why) = why {
+                        response.on_disabled_hover_text(why);
+                    } else if response.clicked() {
+                        self.command(command);
                         ui.close();
                     }
                 }
