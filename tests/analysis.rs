@@ -169,6 +169,40 @@ fn a040_fencing_with_a_witness_line() {
     assert!(probe.legal_actions().iter().all(|a| !matches!(a, pushcrate::rules::Action::Move(_))));
 }
 
+/// A pocket may hold goal cells: the alcove c1 beside player 1's start e1
+/// (walls b1 and c2) is on player 1's goal rank, yet a player shut in
+/// there without the flag cannot win. The crate on d1, pushed from c1,
+/// could only slide onto the start square e1, which always stays free.
+#[test]
+fn a040_fencing_in_a_pocket_of_goal_cells() {
+    let mut alcove = Level::new("alcove", 9, 9);
+    alcove.walls.insert(c("b1"));
+    alcove.walls.insert(c("c2"));
+    let open = Level::new("open", 9, 9);
+    let report = analyse(&alcove);
+    triggers(FindingCode::Fencing, &report, &analyse(&open));
+    let finding = report.findings.iter().find(|f| f.code == FindingCode::Fencing).unwrap();
+    assert!(finding.cells.contains(&c("c1")) && finding.cells.contains(&c("d1")), "{finding:?}");
+    assert!(finding.message.contains("start square e1"), "{}", finding.message);
+    let Some(pushcrate::analysis::Witness::Line { actions }) = &finding.witness else {
+        panic!("no witness line: {finding:?}");
+    };
+    let line: Vec<String> = actions.iter().map(ToString::to_string).collect();
+    // Player 1 walks in (d1, c1), player 2 waits once and shuts it in.
+    assert_eq!(
+        (line.len(), line[0].as_str(), line[2].as_str(), line[3].as_str()),
+        (4, "d1", "c1", "+d1"),
+        "{line:?}"
+    );
+    let mut state = alcove.start_state(Rules::default()).unwrap();
+    for &action in actions {
+        state.play(action).unwrap();
+    }
+    // The engine agrees: player 1 can only place or pass.
+    assert_eq!(state.turn(), Player::One);
+    assert!(state.legal_actions().iter().all(|a| !matches!(a, pushcrate::rules::Action::Move(_))));
+}
+
 #[test]
 fn a041_stall_found_by_the_search() {
     let pack = pushcrate::level::format::parse_pack(

@@ -2,12 +2,14 @@
 //! in, and a planner that finds action lines leading there.
 //!
 //! The path rule protects start squares, not where a player stands. A pocket
-//! is a region behind one entrance cell that holds no start square, no flag
-//! and no goal cell, so a crate may be placed on its entrance. A player
-//! inside then has to push that crate out; when the cell beyond is free but
-//! a sole-path cell, the slide is illegal, and a crate that could slide
-//! cannot be broken either: the player is shut in until the position
-//! changes around it.
+//! is a region behind one entrance cell that holds no start square and not
+//! the flag, so a crate may be placed on its entrance. It may hold goal
+//! cells: a player shut in without the flag cannot win from there however
+//! many goal cells it stands on. A player inside has to push that crate
+//! out; when the cell beyond is free but a sole-path cell, or a start
+//! square (which always stays free), the slide is illegal, and a crate that
+//! could slide cannot be broken either: the player is shut in until the
+//! position changes around it.
 
 use crate::rules::path::sole_path_cells;
 use crate::rules::{Action, Bitboard, Cell, GameState, Player};
@@ -25,7 +27,7 @@ pub struct Fence {
     /// The pocket cell next to the entrance, where the shut-in player stands.
     pub inside: Cell,
     /// Where the crate would slide if pushed from inside: free, but a
-    /// sole-path cell.
+    /// sole-path cell or a start square.
     pub exit: Cell,
 }
 
@@ -35,10 +37,12 @@ pub struct Fence {
 pub fn fences(state: &GameState, graph: &MazeGraph) -> Vec<Fence> {
     let open = state.open();
     let ends = state.route_ends();
-    let mut endpoints = state.goals(Player::One) | state.goals(Player::Two);
-    endpoints.insert(state.flag());
-    endpoints.insert(state.start(Player::One));
-    endpoints.insert(state.start(Player::Two));
+    // Goal cells may lie in a pocket: what matters is that the flag does
+    // not, so the player shut in cannot win from there.
+    let mut endpoints = Bitboard::from_cell(state.flag());
+    let starts =
+        Bitboard::from_cell(state.start(Player::One)) | Bitboard::from_cell(state.start(Player::Two));
+    endpoints |= starts;
     let placeable = state.placement_cells();
     let mut out: Vec<Fence> = Vec::new();
     for entrance in graph.articulation_points() & placeable {
@@ -52,8 +56,9 @@ pub fn fences(state: &GameState, graph: &MazeGraph) -> Vec<Fence> {
             // Pushed from `inside`, the crate moves away from the pocket.
             let push = crate::rules::Dir::between(inside, entrance).unwrap_or(dir);
             let Some(exit) = entrance.offset(push) else { continue };
-            // The lying flag on the exit turns the push into a break.
-            if !open.has(exit) || !after.has(exit) || exit == state.flag() {
+            // The slide is illegal onto a sole-path cell or a start square;
+            // the lying flag on the exit turns the push into a break.
+            if !open.has(exit) || !(after.has(exit) || starts.has(exit)) || exit == state.flag() {
                 continue;
             }
             // Every other way out of the pocket must be shut too: the

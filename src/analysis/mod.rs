@@ -378,10 +378,11 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
         let mut finding = Finding::new(
             FindingCode::Fencing,
             format!(
-                "a player in the pocket {} can be shut in by a crate on {}: pushed from {} it could only slide to the sole-path cell {}, which the path rule forbids, and a crate that can slide cannot be broken",
+                "a player in the pocket {} can be shut in by a crate on {}: pushed from {} it could only slide to {} {}, which the rules forbid, and a crate that can slide cannot be broken",
                 crate::level::render::cell_list(fence.pocket),
                 fence.entrance,
                 fence.inside,
+                if state.is_start(fence.exit) { "the start square" } else { "the sole-path cell" },
                 fence.exit
             ),
         )

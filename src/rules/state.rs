@@ -445,7 +445,9 @@ impl GameState {
         before.minus(self.route_ends().holding(self.open() - Bitboard::from_cell(cell)))
     }
 
-    fn is_start(&self, cell: Cell) -> bool {
+    /// Whether `cell` is a start square (which always stays free).
+    #[must_use]
+    pub fn is_start(&self, cell: Cell) -> bool {
         cell == self.starts.one || cell == self.starts.two
     }
 
