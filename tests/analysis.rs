@@ -77,6 +77,30 @@ fn a010_unfair_race() {
     assert_eq!(analyse(&centre).race.unwrap().lead, 1, "the first mover's tempo alone");
 }
 
+/// The solver proves `tiny` a forced first-player win in five actions, so
+/// the level warns however even its race looks; on the open board no
+/// forced win is found and nothing is said.
+#[test]
+fn a011_forced_win_proved_by_the_solver() {
+    let pack = Pack::bundled();
+    let options = AnalysisOptions { budget: 20_000, depth: 30, cancel: None };
+    let tiny = analyze_level(pack.level("tiny").unwrap(), pack.rules, &options);
+    let open = analyze_level(pack.level("open").unwrap(), pack.rules, &options);
+    triggers(FindingCode::ForcedWin, &tiny, &open);
+    let finding = tiny.findings.iter().find(|f| f.code == FindingCode::ForcedWin).unwrap();
+    assert!(finding.message.starts_with("player 1 forces a win within 5 actions"), "{}", finding.message);
+    let Some(pushcrate::analysis::Witness::Line { actions }) = &finding.witness else { panic!("no line") };
+    let mut state = pack.level("tiny").unwrap().start_state(pack.rules).unwrap();
+    for &action in actions {
+        state.play(action).unwrap();
+    }
+    assert!(matches!(state.outcome(), Some(Outcome::Win { winner: Player::One, .. })));
+    assert!(matches!(tiny.search.as_ref().unwrap().first_forces_win, Verdict::Proved { .. }));
+    // Without the bounded search (the editor's live analysis) the solver
+    // does not run.
+    assert!(!codes(&analyse(pack.level("tiny").unwrap())).contains(&FindingCode::ForcedWin));
+}
+
 #[test]
 fn a020_chokepoint() {
     let board = ". . 2 . .\n# # . # #\n. . F . .\n# # . # #\n. . 1 . .";

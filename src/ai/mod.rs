@@ -14,7 +14,6 @@ mod alphabeta;
 mod eval;
 mod game;
 mod mcts;
-mod solver;
 
 use std::fmt;
 use std::str::FromStr;
@@ -24,11 +23,11 @@ use std::sync::atomic::AtomicBool;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::analysis::solve;
 pub use alphabeta::{AlphaBeta, Limits, minimax};
 pub use eval::{Evaluator, RaceEvaluator, WIN, WIN_BOUND, flag_steps};
 pub use game::Game;
 pub use mcts::Mcts;
-pub use solver::solve;
 
 use crate::rules::{Action, GameState};
 

@@ -8,6 +8,7 @@ mod fence;
 mod finding;
 mod graph;
 mod search;
+mod solver;
 mod symmetry;
 
 use std::sync::atomic::AtomicBool;
@@ -19,6 +20,7 @@ pub use fence::{Fence, fence_line, fences, stall_line};
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
 pub use search::{Distances, SearchLimits, Verdict, can_win_within, is_dead};
+pub use solver::solve;
 pub use symmetry::{LevelKey, Symmetry, same_level};
 
 use crate::level::{Level, Pack};
@@ -96,6 +98,9 @@ pub struct SearchReport {
     pub player2_can_win: Verdict,
     /// Is there a reachable position from which no win is reachable?
     pub dead_position: Verdict,
+    /// Does the player to move at the start force a win within the depth,
+    /// whatever the opponent does? (The solver's AND-OR proof search.)
+    pub first_forces_win: Verdict,
     /// Positions visited in all.
     pub nodes: u64,
 }
@@ -472,12 +477,31 @@ fn bounded_search(
             .witness(Witness::Line { actions: line.clone() }),
         );
     }
+    // A forced win from the start decides the level before it is played,
+    // whatever the race or self-play say.
+    let (forced, n3) = solve(state, options.depth, options.budget, options.cancel);
+    if let Verdict::Proved { line } = &forced {
+        let mover = state.turn();
+        report.findings.push(
+            Finding::new(
+                FindingCode::ForcedWin,
+                format!(
+                    "player {} forces a win within {} actions whatever player {} does: the level is decided before it is played",
+                    mover.number(),
+                    line.len(),
+                    mover.other().number()
+                ),
+            )
+            .witness(Witness::Line { actions: line.clone() }),
+        );
+    }
     SearchReport {
         depth: options.depth,
         budget: options.budget,
         player1_can_win: one,
         player2_can_win: two,
         dead_position: dead,
-        nodes: n1 + n2,
+        first_forces_win: forced,
+        nodes: n1 + n2 + n3,
     }
 }

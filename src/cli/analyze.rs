@@ -179,13 +179,14 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport) {
     }
     if let Some(search) = &report.search {
         out.push_str(&format!(
-            "  search (depth {}, budget {} per question, {} positions): player 1 win {}; player 2 win {}; dead position {}\n",
+            "  search (depth {}, budget {} per question, {} positions): player 1 win {}; player 2 win {}; dead position {}; forced win for the first to move {}\n",
             search.depth,
             search.budget,
             search.nodes,
             verdict(&search.player1_can_win),
             verdict(&search.player2_can_win),
-            verdict(&search.dead_position)
+            verdict(&search.dead_position),
+            verdict(&search.first_forces_win)
         ));
     }
     for finding in &report.findings {

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::analysis::{Distances, Verdict};
+use super::search::{Distances, Verdict};
 use crate::rules::{Action, GameState, Outcome, Player};
 
 #[derive(Clone, Copy, Default)]
