@@ -113,12 +113,25 @@ fn the_report_adds_up() {
     let results = sim::run(&start, &config(2, 100), &|| {}, &stop);
     let report = Report::new("open", ["a".into(), "b".into()], Player::One, &results, false);
     assert_eq!(report.games, 100);
-    assert_eq!(report.wins_by_player.iter().sum::<u32>() + report.draws + report.stalls, 100);
+    assert_eq!(
+        report.wins_by_player.iter().sum::<u32>() + report.draws + report.stalls + report.repetitions,
+        100
+    );
+    // A game ended by repetition did repeat its last position a third time.
+    let pack = Pack::bundled();
+    for result in results.iter().filter(|r| r.repeated) {
+        let mut state = start;
+        let mut seen = vec![state.hash()];
+        for &action in &result.actions {
+            state.play(action).unwrap();
+            seen.push(state.hash());
+        }
+        assert_eq!(seen.iter().filter(|&&h| h == state.hash()).count(), 3, "game {}", result.index);
+    }
     assert_eq!(report.wins_by_agent.iter().sum::<u32>(), report.wins_by_flag + report.wins_by_crates);
     assert!(report.first_player_score.low <= report.first_player_score.rate);
     assert!(report.length.median > 0.0 && report.length.p90 >= report.length.median);
     // Every game replays from its record to the same end.
-    let pack = Pack::bundled();
     for result in &results {
         let end = sim::record("open", result).replay(&pack).unwrap();
         assert_eq!(end.outcome(), result.outcome);

@@ -5,6 +5,11 @@
 //! negated only when the side to move changes, and depth counts turns, not
 //! actions: a bonus action does not use depth up, so the opponent's reply
 //! is always inside the horizon.
+//!
+//! Repetition: a position that already occurred in the game (the history
+//! the strategy is given) or earlier on the line being searched scores as
+//! a draw, 0. A side that is ahead therefore avoids repeating, and a search
+//! no longer walks both players round the same cycle to the action cap.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,6 +64,10 @@ pub struct AlphaBeta<E> {
     rng: Option<ChaCha8Rng>,
     /// Set from outside to end a search early (Ctrl-C, a closed window).
     cancel: Option<Arc<AtomicBool>>,
+    /// Hashes of the game's earlier positions.
+    history: std::collections::HashSet<u64>,
+    /// Hashes of the positions on the line being searched, root first.
+    line: Vec<u64>,
 }
 
 /// A leaf's value `ply` actions from the root: sooner wins score higher,
@@ -106,7 +115,20 @@ impl<E: Evaluator> AlphaBeta<E> {
             deadline: None,
             rng: None,
             cancel: None,
+            history: std::collections::HashSet::new(),
+            line: Vec::new(),
         }
+    }
+
+    /// The game's earlier positions (their hashes): meeting one again in
+    /// the search scores as a draw.
+    pub fn set_history(&mut self, history: &[u64]) {
+        self.history.clear();
+        self.history.extend(history.iter().copied());
+    }
+
+    fn repeats(&self, key: u64) -> bool {
+        self.history.contains(&key) || self.line.contains(&key)
     }
 
     /// The same searcher, giving up soon after `cancel` is set (with the
@@ -151,11 +173,24 @@ impl<E: Evaluator> AlphaBeta<E> {
     }
 
     /// The value of `state` for its side to move, searched `depth` plies.
-    pub fn negamax(&mut self, state: &GameState, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    pub fn negamax(&mut self, state: &GameState, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
         self.nodes += 1;
-        if state.result().is_some() || depth == 0 {
+        if state.result().is_some() {
             return self.leaf(state, ply);
         }
+        if self.repeats(state.key()) {
+            return 0;
+        }
+        if depth == 0 {
+            return self.leaf(state, ply);
+        }
+        self.line.push(state.key());
+        let value = self.negamax_inner(state, depth, alpha, beta, ply);
+        self.line.pop();
+        value
+    }
+
+    fn negamax_inner(&mut self, state: &GameState, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         let slot = Self::slot(state.key());
         let mut tt_move = None;
         if let Some(entry) = self.table[slot].filter(|e| e.key == state.key()) {
@@ -234,6 +269,8 @@ impl<E: Evaluator> AlphaBeta<E> {
         }
         let mut best = (*ordered.first()?, 0);
         let mut tied = vec![best.0];
+        self.line.clear();
+        self.line.push(state.key());
         for depth in 1..=self.limits.depth.max(1) {
             if let Some(i) = ordered.iter().position(|&a| a == best.0) {
                 ordered[..=i].rotate_right(1);

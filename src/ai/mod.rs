@@ -35,6 +35,16 @@ use crate::rules::{Action, GameState};
 pub trait Strategy: Send {
     /// Chooses a legal action of `state`, which must not be over.
     fn choose(&mut self, state: &GameState) -> Action;
+
+    /// Chooses an action in a game whose earlier positions had the hashes
+    /// `history` (oldest first, `state` not included). A strategy that
+    /// handles repetition scores a position met again as a draw, so it
+    /// neither loops while ahead nor misses a draw while behind; by
+    /// default the history is not looked at.
+    fn choose_in_game(&mut self, state: &GameState, history: &[u64]) -> Action {
+        let _ = history;
+        self.choose(state)
+    }
 }
 
 /// Uniformly random legal actions.
@@ -82,6 +92,10 @@ impl<E: Evaluator> Greedy<E> {
 
 impl<E: Evaluator + Send> Strategy for Greedy<E> {
     fn choose(&mut self, state: &GameState) -> Action {
+        self.choose_in_game(state, &[])
+    }
+
+    fn choose_in_game(&mut self, state: &GameState, history: &[u64]) -> Action {
         if self.noise > 0 && self.rng.random_range(0..100) < u32::from(self.noise) {
             let actions = state.legal_actions();
             return actions
@@ -96,7 +110,9 @@ impl<E: Evaluator + Send> Strategy for Greedy<E> {
         for &action in state.legal_actions().iter() {
             let mut next = *state;
             next.play_unchecked(action);
-            let score = self.eval.evaluate(&next, me);
+            // A position met before in the game scores as a draw.
+            let repeated = next.outcome().is_none() && history.contains(&next.hash());
+            let score = if repeated { 0 } else { self.eval.evaluate(&next, me) };
             if score > best {
                 (best, ties, choice) = (score, 1, action);
             } else if score == best {
@@ -118,6 +134,11 @@ pub struct AlphaBetaStrategy {
 
 impl Strategy for AlphaBetaStrategy {
     fn choose(&mut self, state: &GameState) -> Action {
+        self.choose_in_game(state, &[])
+    }
+
+    fn choose_in_game(&mut self, state: &GameState, history: &[u64]) -> Action {
+        self.search.set_history(history);
         self.search.best(state).map_or(Action::Pass, |(a, _)| a)
     }
 }

@@ -173,12 +173,16 @@ fn text(r: &Report) -> String {
         r.wins_by_crates
     );
     out += &format!(
-        "  draws {}, stalls {} ({} [{} – {}])\n",
+        "  draws {}, stalls {} ({} [{} – {}]), draws by repetition {} ({} [{} – {}])\n",
         r.draws,
         r.stalls,
         pct(r.stall_rate.rate),
         pct(r.stall_rate.low),
-        pct(r.stall_rate.high)
+        pct(r.stall_rate.high),
+        r.repetitions,
+        pct(r.repetition_rate.rate),
+        pct(r.repetition_rate.low),
+        pct(r.repetition_rate.high)
     );
     out += &format!(
         "  first player (player {}) scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}\n",

@@ -553,12 +553,13 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
 fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate::sim::GameResult]) {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     ui.label(format!(
-        "{} games{}: player 1 wins {}, player 2 wins {}, stalls {}.",
+        "{} games{}: player 1 wins {}, player 2 wins {}, stalls {}, draws by repetition {}.",
         report.games,
         if report.interrupted { " (cancelled)" } else { "" },
         report.wins_by_player[0],
         report.wins_by_player[1],
-        report.stalls
+        report.stalls,
+        report.repetitions
     ));
     let first = report.first_player_score;
     ui.label(format!(

@@ -269,9 +269,12 @@ impl Sandbox {
         let agent = Agent::STRENGTHS[strength.min(3)].1;
         let state = *self.state();
         let seed = self.cursor as u64 ^ 0x5EED;
+        // The game so far, so that the computer treats a repeated position
+        // as a draw rather than walking in circles.
+        let history: Vec<u64> = self.positions[..self.cursor].iter().map(GameState::hash).collect();
         let job = Job::spawn(0, move |progress| {
             let mut player = agent.build_cancellable(seed, Some(progress.cancel_flag().clone()));
-            player.choose(&state)
+            player.choose_in_game(&state, &history)
         });
         self.thinking = Some(Thinking { at: self.cursor, job });
     }

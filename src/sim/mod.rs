@@ -42,8 +42,11 @@ pub struct GameResult {
     pub index: u32,
     /// Which agent (0 = A, 1 = B) played player 1.
     pub agent_for_one: usize,
-    /// How it ended; `None` when it reached the action cap.
+    /// How it ended; `None` when it reached the action cap or repeated.
     pub outcome: Option<Outcome>,
+    /// Whether it ended because a position occurred for the third time:
+    /// the agents' loop, a draw by repetition, not a stall of the level.
+    pub repeated: bool,
     /// Actions played.
     pub length: u32,
     /// Every action, for the game record.
@@ -60,10 +63,11 @@ impl GameResult {
         }
     }
 
-    /// Whether the game hit the action cap.
+    /// Whether the game hit the action cap without repeating a position
+    /// three times: a stall the agents could not loop their way into.
     #[must_use]
     pub fn stalled(&self) -> bool {
-        self.outcome.is_none()
+        self.outcome.is_none() && !self.repeated
     }
 }
 
@@ -92,11 +96,20 @@ pub fn play_game(
     let mut players = [build(agent_for_one), build(1 - agent_for_one)];
     let mut state = *start;
     let mut actions = Vec::new();
+    // Every position's hash, for the strategies' repetition handling and
+    // to end a game whose position occurs a third time.
+    let mut seen: Vec<u64> = Vec::new();
+    let mut repeated = false;
     while !state.is_over() && state.actions_played() < config.max_actions {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let action = players[state.turn().index()].choose(&state);
+        if seen.iter().filter(|&&h| h == state.hash()).count() >= 2 {
+            repeated = true;
+            break;
+        }
+        let action = players[state.turn().index()].choose_in_game(&state, &seen);
+        seen.push(state.hash());
         if stop.load(Ordering::Relaxed) {
             // The search may have been cut short: its action is not played.
             return None;
@@ -112,6 +125,7 @@ pub fn play_game(
         index,
         agent_for_one,
         outcome: state.outcome(),
+        repeated,
         length: state.actions_played(),
         actions,
     })

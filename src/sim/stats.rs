@@ -52,7 +52,8 @@ pub struct Lengths {
 pub struct Verdicts {
     /// The first player's score interval lies outside 40–60%.
     pub unbalanced: bool,
-    /// More than 5% of games hit the action cap.
+    /// The stall rate's 95% interval lies above 5%: more than one game in
+    /// twenty hits the action cap without the agents repeating a position.
     pub stall_prone: bool,
 }
 
@@ -77,8 +78,11 @@ pub struct Report {
     pub wins_by_crates: u32,
     /// Games drawn by agreement.
     pub draws: u32,
-    /// Games that reached the action cap.
+    /// Games that reached the action cap without a threefold repetition.
     pub stalls: u32,
+    /// Games ended by a position occurring a third time: the agents'
+    /// loop, counted as a draw, not as a stall of the level.
+    pub repetitions: u32,
     /// 1 or 2: who moves first in this level.
     pub first_player: u8,
     /// The first player's score (a draw or stall counting half).
@@ -91,6 +95,8 @@ pub struct Report {
     pub agent_a_score: Rate,
     /// The share of games that stalled.
     pub stall_rate: Rate,
+    /// The share of games ended by repetition.
+    pub repetition_rate: Rate,
     /// Game lengths.
     pub length: Lengths,
     /// The verdicts.
@@ -121,7 +127,7 @@ impl Report {
         let games = results.len() as u32;
         let mut wins_by_player = [0u32; 2];
         let mut wins_by_agent = [0u32; 2];
-        let (mut flag, mut crates, mut draws, mut stalls) = (0, 0, 0, 0);
+        let (mut flag, mut crates, mut draws, mut stalls, mut repetitions) = (0, 0, 0, 0, 0);
         for r in results {
             match r.outcome {
                 Some(Outcome::Win { winner, by }) => {
@@ -133,10 +139,11 @@ impl Report {
                     }
                 }
                 Some(Outcome::Draw) => draws += 1,
+                None if r.repeated => repetitions += 1,
                 None => stalls += 1,
             }
         }
-        let halves = f64::from(draws + stalls) / 2.0;
+        let halves = f64::from(draws + stalls + repetitions) / 2.0;
         let first_wins = wins_by_player[first.index()];
         let second_wins = wins_by_player[first.other().index()];
         let n = f64::from(games.max(1));
@@ -158,12 +165,14 @@ impl Report {
             wins_by_crates: crates,
             draws,
             stalls,
+            repetitions,
             first_player: first.number(),
             first_player_score,
             first_player_advantage: w_first - w_second,
             balance: 1.0 - (w_first - w_second).abs(),
             agent_a_score: Rate::wilson(f64::from(wins_by_agent[0]) + halves, games),
             stall_rate,
+            repetition_rate: Rate::wilson(f64::from(repetitions), games),
             length: Lengths {
                 mean,
                 median: percentile(&lengths, 0.5),
@@ -172,7 +181,7 @@ impl Report {
             },
             verdicts: Verdicts {
                 unbalanced: games > 0 && (first_player_score.low > 0.6 || first_player_score.high < 0.4),
-                stall_prone: stall_rate.rate > 0.05,
+                stall_prone: stall_rate.low > 0.05,
             },
         }
     }
