@@ -213,3 +213,20 @@ fn the_solver_proves_there_is_none() {
     // A tiny budget admits ignorance.
     assert_eq!(solve(&bundled("open"), 14, 10, None).0, Verdict::Unknown);
 }
+
+/// Greedy play on `serpent` repeats one game: the report counts one
+/// distinct game, its interval is that of one game, and the verdict is
+/// "uncertain", not a confident 100%.
+#[test]
+fn repeated_games_are_one_observation() {
+    let start = bundled("serpent");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let greedy = "greedy".parse().unwrap();
+    let config = Config { agents: [greedy, greedy], games: 20, seed: 1, max_actions: 300, threads: 1 };
+    let results = sim::run(&start, &config, &|| {}, &stop);
+    let report = Report::new("serpent", ["a".into(), "b".into()], Player::One, &results, false);
+    assert_eq!(report.games, 20);
+    assert!(report.distinct_games < 5, "{} distinct", report.distinct_games);
+    assert!(report.first_player_score.low < 0.6, "{:?}", report.first_player_score);
+    assert!(report.verdicts.uncertain && !report.verdicts.unbalanced);
+}

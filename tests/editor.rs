@@ -624,8 +624,8 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     assert_eq!(report.games, 40);
     assert_eq!(results.len(), 40);
     ed.harness.run();
-    assert!(ed.harness.query_by_label_contains("40 games:").is_some());
-    assert!(ed.harness.query_by_label_contains("40 games:").is_some());
+    assert!(ed.harness.query_by_label_contains("40 games (").is_some());
+    assert!(ed.harness.query_by_label_contains("40 games (").is_some());
     assert!(ed.harness.query_by_label_contains("First player scores").is_some());
     // A long run can be cancelled; what was played so far is reported.
     ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 20_000;

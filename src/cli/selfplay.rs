@@ -156,9 +156,10 @@ fn pct(x: f64) -> String {
 
 fn text(r: &Report) -> String {
     let mut out = format!(
-        "level `{}`: {} games, {} (A) against {} (B){}\n",
+        "level `{}`: {} games ({} distinct), {} (A) against {} (B){}\n",
         clean(&r.level),
         r.games,
+        r.distinct_games,
         r.agents[0],
         r.agents[1],
         if r.interrupted { " — interrupted, results so far" } else { "" }
@@ -207,13 +208,18 @@ fn text(r: &Report) -> String {
     if r.verdicts.unbalanced {
         verdicts.push("UNBALANCED (the first player's interval lies outside 40–60%)");
     }
+    if r.verdicts.uncertain {
+        verdicts.push(
+            "UNCERTAIN (the first player's interval reaches past 40–60%: too few distinct games to tell)",
+        );
+    }
     if r.verdicts.stall_prone {
-        verdicts.push("STALL-PRONE (more than 5% of games stall)");
+        verdicts.push("STALL-PRONE (the stall rate's interval lies above 5%)");
     }
     let verdict = if r.games == 0 {
         "none: no game finished".to_owned()
     } else if verdicts.is_empty() {
-        "balanced, not stall-prone".to_owned()
+        "balanced (the first player's interval lies within 40–60%), not stall-prone".to_owned()
     } else {
         verdicts.join("; ")
     };

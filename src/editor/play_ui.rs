@@ -553,8 +553,9 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
 fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate::sim::GameResult]) {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     ui.label(format!(
-        "{} games{}: player 1 wins {}, player 2 wins {}, stalls {}, draws by repetition {}.",
+        "{} games ({} distinct){}: player 1 wins {}, player 2 wins {}, stalls {}, draws by repetition {}.",
         report.games,
+        report.distinct_games,
         if report.interrupted { " (cancelled)" } else { "" },
         report.wins_by_player[0],
         report.wins_by_player[1],
@@ -573,6 +574,9 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
     let mut verdicts = Vec::new();
     if report.verdicts.unbalanced {
         verdicts.push("UNBALANCED");
+    }
+    if report.verdicts.uncertain {
+        verdicts.push("UNCERTAIN: too few distinct games to tell");
     }
     if report.verdicts.stall_prone {
         verdicts.push("STALL-PRONE");
@@ -608,7 +612,7 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
                     BarChart::new(*name, vec![Bar::new(i as f64, *rate).width(0.6).fill(*color).name(*name)])
                         .color(*color),
                 );
-                let ci = crate::sim::Rate::wilson(rate * n, report.games);
+                let ci = crate::sim::Rate::wilson_distinct(rate * n, report.games, report.distinct_games);
                 let x = i as f64;
                 plot.line(
                     Line::new(format!("{name} 95%"), vec![[x, ci.low], [x, ci.high]])

@@ -32,6 +32,20 @@ impl Rate {
         let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
         Rate { rate: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
     }
+
+    /// `successes` out of `n` games of which only `distinct` differ: the
+    /// rate is the games', the interval that of `distinct` independent
+    /// games with the same rate. Copies of one game are one observation,
+    /// so a run whose games repeat gets the wider interval it deserves.
+    #[must_use]
+    pub fn wilson_distinct(successes: f64, n: u32, distinct: u32) -> Rate {
+        if n == 0 {
+            return Rate::wilson(0.0, 0);
+        }
+        let rate = successes / f64::from(n);
+        let distinct = distinct.clamp(1, n);
+        Rate { rate, ..Rate::wilson(rate * f64::from(distinct), distinct) }
+    }
 }
 
 /// Game lengths in actions.
@@ -52,6 +66,11 @@ pub struct Lengths {
 pub struct Verdicts {
     /// The first player's score interval lies outside 40–60%.
     pub unbalanced: bool,
+    /// Neither unbalanced nor shown balanced: the first player's score
+    /// interval reaches outside 40–60% without lying wholly outside it
+    /// (too few distinct games to tell). Balanced means the interval lies
+    /// within 40–60%.
+    pub uncertain: bool,
     /// The stall rate's 95% interval lies above 5%: more than one game in
     /// twenty hits the action cap without the agents repeating a position.
     pub stall_prone: bool,
@@ -66,6 +85,9 @@ pub struct Report {
     pub agents: [String; 2],
     /// Games finished (all of them unless the run was stopped).
     pub games: u32,
+    /// Games that differ from every other in at least one action. The
+    /// intervals count these, not `games`: copies add no evidence.
+    pub distinct_games: u32,
     /// Whether the run was stopped before all games were played.
     pub interrupted: bool,
     /// Wins by player 1 and player 2.
@@ -125,6 +147,10 @@ impl Report {
         interrupted: bool,
     ) -> Report {
         let games = results.len() as u32;
+        let distinct =
+            results.iter().map(|r| r.actions.as_slice()).collect::<std::collections::HashSet<_>>().len()
+                as u32;
+        let rate = |successes: f64| Rate::wilson_distinct(successes, games, distinct);
         let mut wins_by_player = [0u32; 2];
         let mut wins_by_agent = [0u32; 2];
         let (mut flag, mut crates, mut draws, mut stalls, mut repetitions) = (0, 0, 0, 0, 0);
@@ -152,12 +178,13 @@ impl Report {
         lengths.sort_unstable();
         let mean = lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / n;
         let spread = (lengths.iter().map(|&l| (f64::from(l) - mean).powi(2)).sum::<f64>() / n).sqrt();
-        let first_player_score = Rate::wilson(f64::from(first_wins) + halves, games);
-        let stall_rate = Rate::wilson(f64::from(stalls), games);
+        let first_player_score = rate(f64::from(first_wins) + halves);
+        let stall_rate = rate(f64::from(stalls));
         Report {
             level: level.to_owned(),
             agents,
             games,
+            distinct_games: distinct,
             interrupted,
             wins_by_player,
             wins_by_agent,
@@ -170,9 +197,9 @@ impl Report {
             first_player_score,
             first_player_advantage: w_first - w_second,
             balance: 1.0 - (w_first - w_second).abs(),
-            agent_a_score: Rate::wilson(f64::from(wins_by_agent[0]) + halves, games),
+            agent_a_score: rate(f64::from(wins_by_agent[0]) + halves),
             stall_rate,
-            repetition_rate: Rate::wilson(f64::from(repetitions), games),
+            repetition_rate: rate(f64::from(repetitions)),
             length: Lengths {
                 mean,
                 median: percentile(&lengths, 0.5),
@@ -181,6 +208,10 @@ impl Report {
             },
             verdicts: Verdicts {
                 unbalanced: games > 0 && (first_player_score.low > 0.6 || first_player_score.high < 0.4),
+                uncertain: games == 0
+                    || (first_player_score.low <= 0.6
+                        && first_player_score.high >= 0.4
+                        && (first_player_score.low < 0.4 || first_player_score.high > 0.6)),
                 stall_prone: stall_rate.low > 0.05,
             },
         }
@@ -199,6 +230,17 @@ mod tests {
         let none = Rate::wilson(0.0, 10);
         assert_eq!(none.low, 0.0);
         assert!((none.high - 0.2775).abs() < 1e-3);
+    }
+
+    #[test]
+    fn repeated_games_widen_the_interval() {
+        let independent = Rate::wilson_distinct(99.0, 100, 100);
+        let one_game = Rate::wilson_distinct(99.0, 100, 1);
+        assert_eq!((independent.rate, one_game.rate), (0.99, 0.99));
+        assert!(independent.low > 0.94, "{independent:?}");
+        // A hundred copies of one game say no more than one game.
+        assert_eq!(one_game, Rate { rate: 0.99, ..Rate::wilson(0.99, 1) });
+        assert!(one_game.low < 0.25, "{one_game:?}");
     }
 
     #[test]
