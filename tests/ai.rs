@@ -230,3 +230,21 @@ fn repeated_games_are_one_observation() {
     assert!(report.first_player_score.low < 0.6, "{:?}", report.first_player_score);
     assert!(report.verdicts.uncertain && !report.verdicts.unbalanced);
 }
+
+/// The solver settles `tiny` (a forced first-player win in five actions):
+/// the balance report says so and its verdict is unbalanced, however the
+/// greedy games came out.
+#[test]
+fn a_forced_win_settles_the_balance_report() {
+    let start = bundled("tiny");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
+    let config = Config { agents: [greedy, greedy], games: 10, seed: 1, max_actions: 300, threads: 1 };
+    let (report, _) = sim::greedy_run(&start, "tiny", &config, &|| {}, &stop);
+    let forced = report.forced_win.as_ref().expect("the solver settles tiny");
+    assert_eq!((forced.player, forced.line.len()), (1, 5));
+    assert!(report.verdicts.unbalanced && !report.verdicts.uncertain);
+    let open = bundled("open");
+    let (report, _) = sim::greedy_run(&open, "open", &config, &|| {}, &stop);
+    assert!(report.forced_win.is_none());
+}

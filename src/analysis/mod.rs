@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use fence::{Fence, fence_line, fences, stall_line};
+pub(crate) use finding::action_names;
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
 pub use search::{Distances, SearchLimits, Verdict, can_win_within, is_dead};

@@ -125,7 +125,9 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
             }
         }
         let names = args.agents.map(|a| a.to_string());
-        reports.push(Report::new(&level.id, names, level.first, &results, interrupted));
+        let mut report = Report::new(&level.id, names, level.first, &results, interrupted);
+        report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
+        reports.push(report);
         if interrupted {
             break;
         }
@@ -216,7 +218,20 @@ fn text(r: &Report) -> String {
     if r.verdicts.stall_prone {
         verdicts.push("STALL-PRONE (the stall rate's interval lies above 5%)");
     }
-    let verdict = if r.games == 0 {
+    if let Some(forced) = &r.forced_win {
+        out += &format!(
+            "  settled by the solver: player {} forces a win in {} actions: {}\n",
+            forced.player,
+            forced.line.len(),
+            crate::rules::format_actions(&forced.line)
+        );
+    }
+    let verdict = if let Some(forced) = &r.forced_win {
+        format!(
+            "UNBALANCED: decided, a forced win for player {} (the solver's proof overrides the games)",
+            forced.player
+        )
+    } else if r.games == 0 {
         "none: no game finished".to_owned()
     } else if verdicts.is_empty() {
         "balanced (the first player's interval lies within 40–60%), not stall-prone".to_owned()

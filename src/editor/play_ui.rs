@@ -571,6 +571,17 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         100.0 * report.first_player_advantage,
         report.balance
     ));
+    if let Some(forced) = &report.forced_win {
+        ui.label(
+            RichText::new(format!(
+                "Settled by the solver: player {} forces a win in {} actions ({}). The games below do not change that.",
+                forced.player,
+                forced.line.len(),
+                crate::rules::format_actions(&forced.line)
+            ))
+            .strong(),
+        );
+    }
     let mut verdicts = Vec::new();
     if report.verdicts.unbalanced {
         verdicts.push("UNBALANCED");

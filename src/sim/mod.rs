@@ -14,11 +14,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-pub use stats::{Lengths, Rate, Report, Verdicts};
+pub use stats::{ForcedWin, Lengths, Rate, Report, Verdicts};
 
 use crate::ai::Agent;
 use crate::level::record::GameRecord;
 use crate::rules::{Action, GameState, Outcome, Player};
+
+/// How deep the solver looks to settle a level before sampling is believed.
+pub const SETTLE_DEPTH: u32 = 40;
+/// Positions the solver may visit to settle a level.
+pub const SETTLE_BUDGET: u64 = 20_000;
 
 /// What a self-play run plays.
 #[derive(Clone, Copy, Debug)]
@@ -192,6 +197,7 @@ pub fn greedy_run(
 ) -> (Report, Vec<GameResult>) {
     let results = run(start, config, progress, cancel);
     let names = config.agents.map(|a| a.to_string());
-    let report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
+    let mut report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
+    report.settle(start, SETTLE_DEPTH, SETTLE_BUDGET);
     (report, results)
 }
