@@ -138,6 +138,7 @@ fn balance_run_2400_greedy(bencher: Bencher, id: &str) {
         seed: 1,
         max_actions: 300,
         threads: 2,
+        opening: 0,
     };
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     bencher.counter(ItemsCount::new(2400usize)).bench(|| pushcrate::sim::run(&state, &config, &|| {}, &stop));

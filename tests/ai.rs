@@ -84,6 +84,7 @@ fn config(threads: usize, games: u32) -> Config {
         seed: 7,
         max_actions: 300,
         threads,
+        opening: 0,
     }
 }
 
@@ -222,7 +223,8 @@ fn repeated_games_are_one_observation() {
     let start = bundled("serpent");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy = "greedy".parse().unwrap();
-    let config = Config { agents: [greedy, greedy], games: 20, seed: 1, max_actions: 300, threads: 1 };
+    let config =
+        Config { agents: [greedy, greedy], games: 20, seed: 1, max_actions: 300, threads: 1, opening: 0 };
     let results = sim::run(&start, &config, &|| {}, &stop);
     let report = Report::new("serpent", ["a".into(), "b".into()], Player::One, &results, false);
     assert_eq!(report.games, 20);
@@ -239,7 +241,8 @@ fn a_forced_win_settles_the_balance_report() {
     let start = bundled("tiny");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
-    let config = Config { agents: [greedy, greedy], games: 10, seed: 1, max_actions: 300, threads: 1 };
+    let config =
+        Config { agents: [greedy, greedy], games: 10, seed: 1, max_actions: 300, threads: 1, opening: 0 };
     let (report, _) = sim::greedy_run(&start, "tiny", &config, &|| {}, &stop);
     let forced = report.forced_win.as_ref().expect("the solver settles tiny");
     assert_eq!((forced.player, forced.line.len()), (1, 5));

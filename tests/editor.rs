@@ -613,6 +613,8 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     let mut ed = editor();
     play(&mut ed, "tiny");
     ed.click("Balance");
+    // Strong play is the default pairing.
+    assert_eq!(sandbox(&ed).balance_agent, pushcrate::ai::Agent::STRENGTHS[3].1);
     ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 40;
     ed.click("Run self-play");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);

@@ -26,11 +26,13 @@ pub struct SelfPlayArgs {
     pub all: bool,
     /// Games per level, 1 to 1,000,000 (rounded up to whole
     /// colour-swapped pairs).
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     pub games: u32,
     /// The two agents, `A,B`: easy, medium, hard, expert, random, `greedy[:NOISE]`,
-    /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
-    #[arg(long, value_parser = parse_agents, default_value = "greedy,greedy")]
+    /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`. The default is the
+    /// strongest named pairing: a balance verdict from weak play is the
+    /// agents', not the level's.
+    #[arg(long, value_parser = parse_agents, default_value = "expert,expert")]
     pub agents: [Agent; 2],
     /// The run's seed: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
@@ -38,6 +40,11 @@ pub struct SelfPlayArgs {
     /// Actions after which a game counts as stalled, 1 to 100,000.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_actions: u32,
+    /// Actions at the start of each game played at random (steps, pushes
+    /// and jumps where there are any), the same for both games of a pair,
+    /// so that strong agents play different games; 0 to 40.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub opening: u32,
     /// Worker threads, 0 to 256 (0: every core). Does not change the results.
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
@@ -105,6 +112,7 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         seed: args.seed,
         max_actions: args.max_actions,
         threads: args.threads,
+        opening: args.opening,
     };
     let stop = stop_on_ctrl_c();
     let mut reports = Vec::new();

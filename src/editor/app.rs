@@ -389,8 +389,8 @@ impl EditorApp {
             Command::SaveGame => self.save_record(),
             Command::OpenGame => self.open_record(),
             Command::RunBalance => self.with_game(|s| {
-                let greedy = crate::ai::Agent::Greedy { noise: 0 };
-                s.start_balance([greedy, greedy], 1);
+                let agent = s.balance_agent;
+                s.start_balance([agent, agent], 1);
             }),
             Command::CancelBalance => self.with_game(|s| {
                 if let Some(run) = &s.balance {

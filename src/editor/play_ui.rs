@@ -16,6 +16,13 @@ use crate::rules::{Action, ActionKind, Dir, Outcome, Player, WinKind};
 
 const GREEN: Color32 = Color32::from_rgb(60, 170, 80);
 
+/// The agents the balance panel offers, strongest first.
+const BALANCE_PAIRINGS: [(Agent, &str); 3] = [
+    (Agent::AlphaBeta { depth: 4, nodes: 40_000 }, "expert (strong, default)"),
+    (Agent::AlphaBeta { depth: 2, nodes: 4_000 }, "hard"),
+    (Agent::Greedy { noise: 0 }, "greedy (fast, weak)"),
+];
+
 impl EditorApp {
     /// Switches the current level between editing and playing. Playing
     /// never changes the level; coming back to play resumes the game.
@@ -428,11 +435,24 @@ impl EditorApp {
 
     fn balance_ui(&mut self, ui: &mut Ui) {
         egui::CollapsingHeader::new("Balance").default_open(false).show(ui, |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 if let Some(sandbox) = &mut self.sandbox {
                     let label = ui.label("Games");
                     ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000))
                         .labelled_by(label.id);
+                    let label = ui.label("Both sides");
+                    egui::ComboBox::from_id_salt("balance-agent")
+                        .selected_text(sandbox.balance_agent.to_string())
+                        .show_ui(ui, |ui| {
+                            for (agent, name) in BALANCE_PAIRINGS {
+                                ui.selectable_value(&mut sandbox.balance_agent, agent, name);
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id)
+                        .on_hover_text(
+                            "A verdict is the level's only under strong play: expert is the default; greedy is fast but weak",
+                        );
                 }
                 self.command_button(ui, Command::RunBalance);
                 self.command_button(ui, Command::CancelBalance);

@@ -89,8 +89,10 @@ pub struct Sandbox {
     pub balance: Option<Job<BalanceResult>>,
     /// The last balance report, with its games.
     pub balance_report: Option<BalanceResult>,
-    /// Games and agents for the next balance run.
+    /// Games of the next balance run.
     pub balance_games: u32,
+    /// The pairing of the next balance run: both sides play this agent.
+    pub balance_agent: Agent,
     /// When the computer last moved (for the speed control).
     pub last_move: Option<Instant>,
 }
@@ -117,7 +119,8 @@ impl Sandbox {
             thinking: None,
             balance: None,
             balance_report: None,
-            balance_games: 400,
+            balance_games: 200,
+            balance_agent: Agent::STRENGTHS[3].1,
             last_move: None,
         })
     }
@@ -309,7 +312,7 @@ impl Sandbox {
     pub fn start_balance(&mut self, agents: [Agent; 2], seed: u64) {
         let start = self.positions[0];
         let total = self.balance_games.div_ceil(2) * 2;
-        let config = Config { agents, games: total, seed, max_actions: 300, threads: 0 };
+        let config = Config { agents, games: total, seed, max_actions: 300, threads: 0, opening: 0 };
         let id = self.level.id.clone();
         self.balance = Some(Job::spawn(total, move |progress| {
             sim::greedy_run(&start, &id, &config, &|| progress.step(), progress.cancel_flag())

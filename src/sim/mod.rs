@@ -38,6 +38,11 @@ pub struct Config {
     pub max_actions: u32,
     /// Worker threads; 0 uses every core.
     pub threads: usize,
+    /// Actions at the start of each game played at random (steps, pushes
+    /// and jumps where there are any), the same in both games of a pair:
+    /// strong, nearly deterministic agents then play different games, and
+    /// each opening is played once from each side.
+    pub opening: u32,
 }
 
 /// One finished game.
@@ -86,6 +91,16 @@ fn game_seed(seed: u64, index: u32, agent: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A random action of an opening: a step, push or jump where there is one,
+/// else any legal action.
+fn random_opening_action(state: &GameState, rng: &mut rand_chacha::ChaCha8Rng) -> Action {
+    use rand::Rng as _;
+    let legal = state.legal_actions();
+    let moves: Vec<Action> = legal.iter().copied().filter(|a| matches!(a, Action::Move(_))).collect();
+    let pool: Vec<Action> = if moves.is_empty() { legal.iter().copied().collect() } else { moves };
+    pool.get(rng.random_range(0..pool.len().max(1))).copied().unwrap_or(Action::Pass)
+}
+
 /// Plays game `index` of a run from `start`; `None` when stopped.
 #[must_use]
 pub fn play_game(
@@ -105,6 +120,9 @@ pub fn play_game(
     // to end a game whose position occurs a third time.
     let mut seen: Vec<u64> = Vec::new();
     let mut repeated = false;
+    // The pair's opening: one seed for both games of the pair.
+    let mut opening_rng =
+        <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(game_seed(config.seed, index, 2));
     while !state.is_over() && state.actions_played() < config.max_actions {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -113,7 +131,11 @@ pub fn play_game(
             repeated = true;
             break;
         }
-        let action = players[state.turn().index()].choose_in_game(&state, &seen);
+        let action = if state.actions_played() < config.opening {
+            random_opening_action(&state, &mut opening_rng)
+        } else {
+            players[state.turn().index()].choose_in_game(&state, &seen)
+        };
         seen.push(state.hash());
         if stop.load(Ordering::Relaxed) {
             // The search may have been cut short: its action is not played.
@@ -182,7 +204,7 @@ pub fn greedy_balance(
     cancel: &Arc<AtomicBool>,
 ) -> (Report, Vec<GameResult>) {
     let greedy = Agent::Greedy { noise: 0 };
-    let config = Config { agents: [greedy, greedy], games, seed, max_actions: 300, threads: 0 };
+    let config = Config { agents: [greedy, greedy], games, seed, max_actions: 300, threads: 0, opening: 0 };
     greedy_run(start, level, &config, &|| {}, cancel)
 }
 
