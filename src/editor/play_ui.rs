@@ -607,7 +607,7 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         verdicts.push("UNBALANCED");
     }
     if report.verdicts.uncertain {
-        verdicts.push("UNCERTAIN: too few distinct games to tell");
+        verdicts.push("UNCERTAIN: the interval straddles the edge of 40–60%");
     }
     if report.verdicts.stall_prone {
         verdicts.push("STALL-PRONE");

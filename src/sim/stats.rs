@@ -67,9 +67,8 @@ pub struct Verdicts {
     /// The first player's score interval lies outside 40–60%.
     pub unbalanced: bool,
     /// Neither unbalanced nor shown balanced: the first player's score
-    /// interval reaches outside 40–60% without lying wholly outside it
-    /// (too few distinct games to tell). Balanced means the interval lies
-    /// within 40–60%.
+    /// interval straddles an edge of 40–60% (more distinct games would
+    /// tell). Balanced means the interval lies within 40–60%.
     pub uncertain: bool,
     /// The stall rate's 95% interval lies above 5%: more than one game in
     /// twenty hits the action cap without the agents repeating a position.
