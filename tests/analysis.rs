@@ -250,6 +250,27 @@ fn a041_stall_found_by_the_search() {
     assert!(pushcrate::analysis::is_dead(&state));
 }
 
+/// Where the whole space of positions fits in the budget, the dead-position
+/// question is answered outright: in a small corridor level with no
+/// placements a win stays reachable from every position (disproved); with
+/// placements the space outgrows the budget (unknown).
+#[test]
+fn dead_positions_are_disproved_when_the_space_is_exhausted() {
+    let small = drawn("# . 2 . #\n# # . # #\n# . F . #\n# # . # #\n# . 1 . #");
+    let no_placements = Rules { crate_placements: 0, ..Rules::default() };
+    let options = AnalysisOptions { budget: 20_000, depth: 10, cancel: None };
+    let report = analyze_level(&small, no_placements, &options);
+    let search = report.search.as_ref().unwrap();
+    assert_eq!(search.dead_position, Verdict::Disproved, "{search:?}");
+    let state = small.start_state(no_placements).unwrap();
+    let (verdict, searched) = pushcrate::analysis::exhaust_dead(&state, 20_000, None);
+    assert_eq!(verdict, Verdict::Disproved);
+    assert!(searched > 100 && searched < 20_000, "{searched} positions");
+    let (verdict, _) =
+        pushcrate::analysis::exhaust_dead(&small.start_state(Rules::default()).unwrap(), 2_000, None);
+    assert_eq!(verdict, Verdict::Unknown);
+}
+
 #[test]
 fn a050_asymmetric_layouts() {
     let offset = drawn(". . 2 . .\n. . . . .\n. . . . .\n. . F . .\n. . 1 . .");

@@ -20,7 +20,7 @@ pub use fence::{Fence, fence_line, fences, stall_line};
 pub(crate) use finding::action_names;
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
-pub use search::{Distances, SearchLimits, Verdict, can_win_within, is_dead};
+pub use search::{Distances, SearchLimits, Verdict, can_win_within, exhaust_dead, is_dead};
 pub use solver::solve;
 pub use symmetry::{LevelKey, Symmetry, same_level};
 
@@ -478,6 +478,26 @@ fn bounded_search(
             .witness(Witness::Line { actions: line.clone() }),
         );
     }
+    // On a small level the whole space may be searched: then the answer is
+    // proved or disproved outright.
+    let mut n_dead = 0;
+    if dead == Verdict::Unknown {
+        let (verdict, searched) = exhaust_dead(state, options.budget, options.cancel);
+        n_dead = searched;
+        if let Verdict::Proved { line } = &verdict {
+            report.findings.push(
+                Finding::new(
+                    FindingCode::Stall,
+                    format!(
+                        "after {} actions no win is reachable for either player, found by searching every position the level allows",
+                        line.len()
+                    ),
+                )
+                .witness(Witness::Line { actions: line.clone() }),
+            );
+        }
+        dead = verdict;
+    }
     // A forced win from the start decides the level before it is played,
     // whatever the race or self-play say.
     let (forced, n3) = solve(state, options.depth, options.budget, options.cancel);
@@ -503,6 +523,6 @@ fn bounded_search(
         player2_can_win: two,
         dead_position: dead,
         first_forces_win: forced,
-        nodes: n1 + n2 + n3,
+        nodes: n1 + n2 + n3 + n_dead,
     }
 }

@@ -305,6 +305,78 @@ pub fn is_dead(state: &GameState) -> bool {
     next.legal_actions().as_slice() == [Action::Pass]
 }
 
+/// Whether some position reachable from `state` has no win reachable from
+/// it (for either player), by exhausting the reachable positions: every
+/// one is generated (at most `budget`), then the positions from which a
+/// won position can be reached are marked backwards. Proved with the
+/// shortest line to a position left unmarked; disproved when the whole
+/// space was searched and every position can still lead to a win; unknown
+/// when the space is larger than the budget (most levels: placements
+/// multiply it). Draws by agreement are not actions and are left out.
+#[must_use]
+pub fn exhaust_dead(state: &GameState, budget: u64, cancel: Option<&AtomicBool>) -> (Verdict, u64) {
+    let mut index: HashMap<u64, usize> = HashMap::new();
+    let mut nodes: Vec<GameState> = vec![*state];
+    let mut parent: Vec<Option<(usize, Action)>> = vec![None];
+    let mut parents_of: Vec<Vec<usize>> = vec![Vec::new()];
+    index.insert(state.hash(), 0);
+    let mut next = 0;
+    while next < nodes.len() {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return (Verdict::Unknown, nodes.len() as u64);
+        }
+        let here = nodes[next];
+        if !here.is_over() {
+            for &action in here.legal_actions().iter() {
+                let mut child = here;
+                child.play_unchecked(action);
+                let id = match index.get(&child.hash()) {
+                    Some(&id) => id,
+                    None => {
+                        if nodes.len() as u64 >= budget {
+                            return (Verdict::Unknown, nodes.len() as u64);
+                        }
+                        let id = nodes.len();
+                        index.insert(child.hash(), id);
+                        nodes.push(child);
+                        parent.push(Some((next, action)));
+                        parents_of.push(Vec::new());
+                        id
+                    }
+                };
+                parents_of[id].push(next);
+            }
+        }
+        next += 1;
+    }
+    // Backwards from every won position: who can still reach a win.
+    let mut can_win: Vec<bool> =
+        nodes.iter().map(|n| matches!(n.outcome(), Some(Outcome::Win { .. }))).collect();
+    let mut work: Vec<usize> = (0..nodes.len()).filter(|&i| can_win[i]).collect();
+    while let Some(i) = work.pop() {
+        for &p in &parents_of[i] {
+            if !can_win[p] {
+                can_win[p] = true;
+                work.push(p);
+            }
+        }
+    }
+    let searched = nodes.len() as u64;
+    // Positions were numbered breadth-first: the first unmarked one is the
+    // nearest.
+    let Some(dead) = (0..nodes.len()).find(|&i| !can_win[i] && !nodes[i].is_over()) else {
+        return (Verdict::Disproved, searched);
+    };
+    let mut line = Vec::new();
+    let mut at = dead;
+    while let Some((from, action)) = parent[at] {
+        line.push(action);
+        at = from;
+    }
+    line.reverse();
+    (Verdict::Proved { line }, searched)
+}
+
 /// Neighbours of `cell` within `open`.
 pub(crate) fn open_neighbours(cell: Cell, open: Bitboard) -> impl Iterator<Item = (Dir, Cell)> {
     Dir::ALL.into_iter().filter_map(move |d| cell.offset(d).filter(|&n| open.has(n)).map(|n| (d, n)))
