@@ -441,8 +441,12 @@ impl EditorApp {
                     ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000))
                         .labelled_by(label.id);
                     let label = ui.label("Both sides");
+                    let chosen = BALANCE_PAIRINGS
+                        .iter()
+                        .find(|(agent, _)| *agent == sandbox.balance_agent)
+                        .map_or_else(|| sandbox.balance_agent.to_string(), |(_, name)| (*name).to_owned());
                     egui::ComboBox::from_id_salt("balance-agent")
-                        .selected_text(sandbox.balance_agent.to_string())
+                        .selected_text(chosen)
                         .show_ui(ui, |ui| {
                             for (agent, name) in BALANCE_PAIRINGS {
                                 ui.selectable_value(&mut sandbox.balance_agent, agent, name);
