@@ -354,12 +354,9 @@ impl EditorApp {
         let thinking = sandbox.thinking.is_some();
         let offer = sandbox.draw_offer;
         ui.horizontal_wrapped(|ui| {
-            let enabled = self.why_disabled(&Command::TogglePlacing).is_none();
             let shortcut = Command::TogglePlacing.shortcut().map(|s| ui.ctx().format_shortcut(&s));
             let text = format!("Place crates ({})", shortcut.unwrap_or_default());
-            if ui.add_enabled(enabled, Button::selectable(placing, text)).clicked() {
-                self.command(Command::TogglePlacing);
-            }
+            self.command_widget(ui, Command::TogglePlacing, Button::selectable(placing, text), None);
             self.command_button(ui, Command::Play(Action::Steal));
             self.command_button(ui, Command::Play(Action::Pass));
             self.command_button(ui, Command::OfferDraw);

@@ -159,14 +159,7 @@ impl EditorApp {
         if let Some(shortcut) = command.shortcut() {
             button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
         }
-        let why = self.why_disabled(&command);
-        let response = ui.add_enabled(why.is_none(), button);
-        let response = match why {
-            Some(why) => response.on_disabled_hover_text(why),
-            None => response,
-        };
-        if response.clicked() {
-            self.command(command);
+        if self.command_widget(ui, command, button, None) {
             // A menu closes once an entry is chosen; a collapsing section
             // the button sits in stays open.
             ui.close_kind(egui::UiKind::Menu);
@@ -176,16 +169,33 @@ impl EditorApp {
     /// A small button for `command` with a short text; the command's name
     /// and shortcut, or why it is disabled, on hover.
     pub(super) fn command_button_compact(&mut self, ui: &mut Ui, command: Command, text: &str) {
-        let why = self.why_disabled(&command);
         let shortcut = command.shortcut().map(|s| format!(" ({})", ui.ctx().format_shortcut(&s)));
-        let response = ui.add_enabled(why.is_none(), Button::new(text));
-        let response = match why {
-            Some(why) => response.on_disabled_hover_text(why),
-            None => response.on_hover_text(format!("{}{}", command.label(), shortcut.unwrap_or_default())),
+        let hover = format!("{}{}", command.label(), shortcut.unwrap_or_default());
+        self.command_widget(ui, command, Button::new(text), Some(hover));
+    }
+
+    /// Adds `button` for `command`: disabled, with the reason on hover,
+    /// when [`EditorApp::why_disabled`] says so, else with `hover`; a click
+    /// queues the command. Returns whether it was clicked.
+    pub(super) fn command_widget(
+        &mut self,
+        ui: &mut Ui,
+        command: Command,
+        button: Button<'_>,
+        hover: Option<String>,
+    ) -> bool {
+        let why = self.why_disabled(&command);
+        let response = ui.add_enabled(why.is_none(), button);
+        let response = match (why, hover) {
+            (Some(why), _) => response.on_disabled_hover_text(why),
+            (None, Some(hover)) => response.on_hover_text(hover),
+            (None, None) => response,
         };
-        if response.clicked() {
+        let clicked = response.clicked();
+        if clicked {
             self.command(command);
         }
+        clicked
     }
 
     fn menu_ui(&mut self, ui: &mut Ui) {
@@ -243,14 +253,8 @@ impl EditorApp {
                 for overlay in Overlay::ALL {
                     let on = self.overlay(overlay);
                     let shortcut = ui.ctx().format_shortcut(&overlay.shortcut());
-                    let command = Command::ToggleOverlay(overlay);
-                    let why = self.why_disabled(&command);
                     let button = Button::selectable(on, overlay.label()).shortcut_text(shortcut);
-                    let response = ui.add_enabled(why.is_none(), button);
-                    if let Some(why) = why {
-                        response.on_disabled_hover_text(why);
-                    } else if response.clicked() {
-                        self.command(command);
+                    if self.command_widget(ui, Command::ToggleOverlay(overlay), button, None) {
                         ui.close();
                     }
                 }
