@@ -243,11 +243,13 @@ fn a_forced_win_settles_the_balance_report() {
     let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
     let config =
         Config { agents: [greedy, greedy], games: 10, seed: 1, max_actions: 300, threads: 1, opening: 0 };
-    let (report, _) = sim::greedy_run(&start, "tiny", &config, &|| {}, &stop);
+    let (mut report, _) = sim::balance_run(&start, "tiny", &config, &|| {}, &stop);
+    report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
     let forced = report.forced_win.as_ref().expect("the solver settles tiny");
     assert_eq!((forced.player, forced.line.len()), (1, 5));
     assert!(report.verdicts.unbalanced && !report.verdicts.uncertain);
     let open = bundled("open");
-    let (report, _) = sim::greedy_run(&open, "open", &config, &|| {}, &stop);
+    let (mut report, _) = sim::balance_run(&open, "open", &config, &|| {}, &stop);
+    report.settle(&open, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
     assert!(report.forced_win.is_none());
 }

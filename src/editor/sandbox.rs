@@ -315,7 +315,10 @@ impl Sandbox {
         let config = Config { agents, games: total, seed, max_actions: 300, threads: 0, opening: 0 };
         let id = self.level.id.clone();
         self.balance = Some(Job::spawn(total, move |progress| {
-            sim::greedy_run(&start, &id, &config, &|| progress.step(), progress.cancel_flag())
+            let (mut report, results) =
+                sim::balance_run(&start, &id, &config, &|| progress.step(), progress.cancel_flag());
+            report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
+            (report, results)
         }));
     }
 

@@ -325,10 +325,14 @@ pub fn generate(
             let balance = if options.balanced {
                 let Ok(start) = level.start_state(options.rules) else { continue };
                 let seed = options.seed ^ u64::from(attempt);
-                let (report, _) = sim::greedy_balance(&start, &id, options.balance_games, seed, cancel);
+                let (mut report, _) = sim::greedy_balance(&start, &id, options.balance_games, seed, cancel);
+                if !(0.45..=0.55).contains(&report.first_player_score.rate) {
+                    continue;
+                }
                 // A level the solver settles is not balanced, whatever the
                 // games say.
-                if !(0.45..=0.55).contains(&report.first_player_score.rate) || report.forced_win.is_some() {
+                report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
+                if report.forced_win.is_some() {
                     continue;
                 }
                 Some(report)

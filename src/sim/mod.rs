@@ -205,12 +205,14 @@ pub fn greedy_balance(
 ) -> (Report, Vec<GameResult>) {
     let greedy = Agent::Greedy { noise: 0 };
     let config = Config { agents: [greedy, greedy], games, seed, max_actions: 300, threads: 0, opening: 0 };
-    greedy_run(start, level, &config, &|| {}, cancel)
+    balance_run(start, level, &config, &|| {}, cancel)
 }
 
-/// [`greedy_balance`] with a progress callback.
+/// A balance run of `config`'s agents from `start`, with a progress
+/// callback: the games and their report. The report is not settled: a
+/// caller that acts on its verdict asks [`Report::settle`] first.
 #[must_use]
-pub fn greedy_run(
+pub fn balance_run(
     start: &GameState,
     level: &str,
     config: &Config,
@@ -219,7 +221,6 @@ pub fn greedy_run(
 ) -> (Report, Vec<GameResult>) {
     let results = run(start, config, progress, cancel);
     let names = config.agents.map(|a| a.to_string());
-    let mut report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
-    report.settle(start, SETTLE_DEPTH, SETTLE_BUDGET);
+    let report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
     (report, results)
 }
