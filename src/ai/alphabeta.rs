@@ -1,6 +1,13 @@
 //! Alpha-beta search: negamax with iterative deepening, a transposition
 //! table on the Zobrist hash, move ordering, and node and time limits.
 //!
+//! Move ordering, best first: the table's move, then the two killer moves
+//! of the ply (actions that last cut off a sibling line), then the rest by
+//! their history score (how often and how deep each action has cut off).
+//! At the root, each iteration searches the actions in the order of the
+//! previous iteration's values. Ordering changes which lines are pruned,
+//! never a value: a test checks alpha-beta against plain minimax.
+//!
 //! Bonus actions keep the same player on the move, so a child's value is
 //! negated only when the side to move changes, and depth counts turns, not
 //! actions: a bonus action does not use depth up, so the opponent's reply
@@ -41,6 +48,20 @@ struct Entry {
 
 const TABLE_BITS: u32 = 16;
 
+/// History slots: a step or push per cell, a placement per cell, steal
+/// and pass.
+const ACTION_SLOTS: usize = 2 * crate::rules::Cell::COUNT + 2;
+
+/// The history slot of an action.
+fn action_slot(action: Action) -> usize {
+    match action {
+        Action::Move(cell) => cell.index(),
+        Action::Place(cell) => crate::rules::Cell::COUNT + cell.index(),
+        Action::Steal => ACTION_SLOTS - 2,
+        Action::Pass => ACTION_SLOTS - 1,
+    }
+}
+
 /// Limits on one decision.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -68,6 +89,10 @@ pub struct AlphaBeta<E> {
     history: std::collections::HashSet<u64>,
     /// Hashes of the positions on the line being searched, root first.
     line: Vec<u64>,
+    /// Per ply, the last two actions that cut off a line there.
+    killers: Vec<[Option<Action>; 2]>,
+    /// Per player and action, how much cutting off it has done.
+    cutoffs: Box<[[u32; ACTION_SLOTS]; 2]>,
 }
 
 /// A leaf's value `ply` actions from the root: sooner wins score higher,
@@ -117,6 +142,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             cancel: None,
             history: std::collections::HashSet::new(),
             line: Vec::new(),
+            killers: Vec::new(),
+            cutoffs: Box::new([[0; ACTION_SLOTS]; 2]),
         }
     }
 
@@ -210,11 +237,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         let original_alpha = alpha;
         let mut actions = state.actions();
         let list = actions.as_mut_slice();
-        if let Some(best) = tt_move
-            && let Some(i) = list.iter().position(|&a| a == best)
-        {
-            list.swap(0, i);
-        }
+        self.order(list, tt_move, state, ply);
         let mut best_value = -i32::MAX;
         let mut best_move = None;
         for &action in list.iter() {
@@ -234,6 +257,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
             alpha = alpha.max(value);
             if alpha >= beta {
+                self.cut_off(action, state, depth, ply);
                 break;
             }
             if self.out_of_limits() {
@@ -257,11 +281,52 @@ impl<E: Evaluator> AlphaBeta<E> {
         best_value
     }
 
+    /// Orders `list` best first: the table's move, the ply's killers, then
+    /// by history score.
+    fn order(&self, list: &mut [Action], tt_move: Option<Action>, state: &GameState, ply: u32) {
+        let killers = self.killers.get(ply as usize).copied().unwrap_or_default();
+        let cutoffs = &self.cutoffs[state.to_move().index()];
+        let rank = |action: Action| -> u32 {
+            if Some(action) == tt_move {
+                u32::MAX
+            } else if Some(action) == killers[0] {
+                u32::MAX - 1
+            } else if Some(action) == killers[1] {
+                u32::MAX - 2
+            } else {
+                cutoffs[action_slot(action)].min(u32::MAX - 3)
+            }
+        };
+        list.sort_unstable_by_key(|&action| std::cmp::Reverse(rank(action)));
+    }
+
+    /// Remembers that `action` cut off a line `depth` turns deep at `ply`.
+    fn cut_off(&mut self, action: Action, state: &GameState, depth: u32, ply: u32) {
+        let ply = ply as usize;
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None; 2]);
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(action) {
+            killers[1] = killers[0];
+            killers[0] = Some(action);
+        }
+        let score = &mut self.cutoffs[state.to_move().index()][action_slot(action)];
+        *score = score.saturating_add(depth * depth);
+    }
+
     /// The best action and its value after iterative deepening, or `None`
     /// when the game is over.
     pub fn best(&mut self, state: &GameState) -> Option<(Action, i32)> {
         self.nodes = 0;
         self.stop = false;
+        // Killers belong to one decision; history scores fade with age.
+        self.killers.clear();
+        for side in self.cutoffs.iter_mut() {
+            for score in side.iter_mut() {
+                *score /= 2;
+            }
+        }
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
         let mut ordered = state.actions().as_slice().to_vec();
         if let Some(rng) = &mut self.rng {
@@ -272,9 +337,6 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.line.clear();
         self.line.push(state.key());
         for depth in 1..=self.limits.depth.max(1) {
-            if let Some(i) = ordered.iter().position(|&a| a == best.0) {
-                ordered[..=i].rotate_right(1);
-            }
             // Searching each action with a window just below the best value
             // so far gives exact values to actions that tie with it.
             let mut alpha = -i32::MAX;
@@ -298,6 +360,11 @@ impl<E: Evaluator> AlphaBeta<E> {
                 // An unfinished iteration may have missed the best reply.
                 break;
             }
+            // The next iteration searches the best actions first (a stable
+            // sort keeps the shuffled order among equals).
+            let mut by_value = iteration.clone();
+            by_value.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+            ordered = by_value.into_iter().map(|(a, _)| a).collect();
             let top = iteration.iter().map(|&(_, v)| v).max().unwrap_or(alpha);
             tied = iteration.iter().filter(|&&(_, v)| v == top).map(|&(a, _)| a).collect();
             best = (tied[0], top);

@@ -9,6 +9,7 @@
 //! | medium | greedy: the best evaluation one action ahead, a random action one time in four | — |
 //! | hard | alpha-beta | depth 2, 4,000 positions |
 //! | expert | alpha-beta | depth 4, 40,000 positions |
+//! | master | alpha-beta | depth 6, 150,000 positions |
 
 mod alphabeta;
 mod eval;
@@ -186,13 +187,35 @@ impl Agent {
     /// The most MCTS playouts per decision an agent may be given.
     pub const MAX_ITERATIONS: u32 = 10_000_000;
 
-    /// The named strengths of the sandbox, weakest first.
-    pub const STRENGTHS: [(&'static str, Agent); 4] = [
+    /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision.
+    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000 };
+    /// `master`: alpha-beta, 6 turns deep, 150,000 positions a decision.
+    pub const MASTER: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000 };
+
+    /// The named strengths, weakest first.
+    pub const STRENGTHS: [(&'static str, Agent); 5] = [
         ("easy", Agent::Random),
         ("medium", Agent::Greedy { noise: 25 }),
         ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000 }),
-        ("expert", Agent::AlphaBeta { depth: 4, nodes: 40_000 }),
+        ("expert", Agent::EXPERT),
+        ("master", Agent::MASTER),
     ];
+
+    /// The strength's name of this agent, if it has one.
+    #[must_use]
+    pub fn strength(self) -> Option<&'static str> {
+        Agent::STRENGTHS.iter().find(|(_, agent)| *agent == self).map(|(name, _)| *name)
+    }
+
+    /// The agent as reports name it: `expert (alphabeta:4:40000)` for a
+    /// named strength, else its setting alone.
+    #[must_use]
+    pub fn label(self) -> String {
+        match self.strength() {
+            Some(name) => format!("{name} ({self})"),
+            None => self.to_string(),
+        }
+    }
 
     /// A fresh player of this kind, seeded.
     #[must_use]
@@ -242,7 +265,7 @@ impl fmt::Display for Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `easy`, `medium`, `hard`, `expert`, `random`, `greedy[:NOISE%]`,
+    /// `easy`, `medium`, `hard`, `expert`, `master`, `random`, `greedy[:NOISE%]`,
     /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, String> {
         if let Some((_, agent)) = Agent::STRENGTHS.iter().find(|(name, _)| *name == s) {
@@ -274,7 +297,7 @@ impl FromStr for Agent {
             },
             _ => {
                 return Err(format!(
-                    "`{s}` is not an agent (easy, medium, hard, expert, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
+                    "`{s}` is not an agent (easy, medium, hard, expert, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
                 ));
             }
         };
