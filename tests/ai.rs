@@ -6,8 +6,8 @@ use pushcrate::ai::{Agent, AlphaBeta, Limits, RaceEvaluator, minimax, solve};
 use pushcrate::analysis::Verdict;
 use pushcrate::level::Pack;
 use pushcrate::level::record::GameRecord;
-use pushcrate::rules::{GameState, Outcome, Player, Rules, WinKind};
-use pushcrate::sim::{self, Config, Report};
+use pushcrate::rules::{Action, GameState, Outcome, Player, Rules, WinKind};
+use pushcrate::sim::{self, BalanceCheck, BalanceVerdict, Config, GameResult, Report};
 
 use crate::support::{play, random_level};
 
@@ -234,22 +234,65 @@ fn repeated_games_are_one_observation() {
 }
 
 /// The solver settles `tiny` (a forced first-player win in five actions):
-/// the balance report says so and its verdict is unbalanced, however the
+/// the balance check says so and its verdict is decided, however the
 /// greedy games came out.
 #[test]
-fn a_forced_win_settles_the_balance_report() {
+fn a_forced_win_settles_the_balance_check() {
     let start = bundled("tiny");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
     let config =
         Config { agents: [greedy, greedy], games: 10, seed: 1, max_actions: 300, threads: 1, opening: 0 };
-    let (mut report, _) = sim::balance_run(&start, "tiny", &config, &|| {}, &stop);
-    report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
-    let forced = report.forced_win.as_ref().expect("the solver settles tiny");
+    let (check, games) = sim::check_balance(&start, "tiny", &[[greedy, greedy]], &config, &|| {}, &stop);
+    let forced = check.forced_win.as_ref().expect("the solver settles tiny");
     assert_eq!((forced.player, forced.line.len()), (1, 5));
-    assert!(report.verdicts.unbalanced && !report.verdicts.uncertain);
+    assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Decided, Some(1)));
+    assert_eq!((check.runs.len(), games[0].len()), (1, 10));
     let open = bundled("open");
-    let (mut report, _) = sim::balance_run(&open, "open", &config, &|| {}, &stop);
-    report.settle(&open, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
-    assert!(report.forced_win.is_none());
+    let (check, _) = sim::check_balance(&open, "open", &[[greedy, greedy]], &config, &|| {}, &stop);
+    assert!(check.forced_win.is_none());
+    assert_ne!(check.verdict, BalanceVerdict::Decided);
+}
+
+/// A report whose first-player score is `wins` of `games` (all distinct).
+fn report_with(wins: u32, games: u32) -> Report {
+    let results: Vec<GameResult> = (0..games)
+        .map(|i| GameResult {
+            index: i,
+            agent_for_one: (i % 2) as usize,
+            outcome: Some(Outcome::Win {
+                winner: if i < wins { Player::One } else { Player::Two },
+                by: WinKind::Flag,
+            }),
+            repeated: false,
+            length: 10 + i,
+            actions: vec![Action::Pass; i as usize + 1],
+        })
+        .collect();
+    Report::new("level", ["a".into(), "b".into()], Player::One, &results, false)
+}
+
+/// A level is balanced or unbalanced only when every pairing says so; a
+/// disagreement, or an interval across an edge of 40–60%, is uncertain.
+#[test]
+fn the_balance_verdict_needs_every_pairing_to_agree() {
+    let even = || report_with(200, 400);
+    let first_ahead = || report_with(320, 400);
+    let second_ahead = || report_with(80, 400);
+    let straddling = || report_with(230, 400);
+    let check = |runs: Vec<Report>| BalanceCheck::new("level", runs, None);
+    let both_even = check(vec![even(), even()]);
+    assert_eq!((both_even.verdict, both_even.pairings_disagree), (BalanceVerdict::Balanced, false));
+    let both_ahead = check(vec![first_ahead(), first_ahead()]);
+    assert_eq!((both_ahead.verdict, both_ahead.favoured), (BalanceVerdict::Unbalanced, Some(1)));
+    assert_eq!(check(vec![second_ahead(), second_ahead()]).favoured, Some(2));
+    for runs in [vec![even(), first_ahead()], vec![first_ahead(), second_ahead()], vec![even(), straddling()]]
+    {
+        let disagreeing = check(runs);
+        assert_eq!(disagreeing.verdict, BalanceVerdict::Uncertain);
+        assert!(disagreeing.pairings_disagree);
+        assert!(disagreeing.summary().contains("disagree"), "{}", disagreeing.summary());
+    }
+    let unsure = check(vec![straddling(), straddling()]);
+    assert_eq!((unsure.verdict, unsure.pairings_disagree), (BalanceVerdict::Uncertain, false));
 }

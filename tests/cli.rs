@@ -205,7 +205,14 @@ fn selfplay_reports_are_complete_and_thread_independent() {
     assert_eq!(one.status.code(), Some(0));
     assert_eq!(one.stdout, two.stdout);
     let json: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
-    let report = &json["levels"][0];
+    let check = &json["levels"][0];
+    assert_eq!(check["level"], "open");
+    for key in ["verdict", "pairings_disagree", "stall_prone", "forced_win", "interrupted"] {
+        assert!(check.get(key).is_some(), "{key} missing");
+    }
+    // One pairing named: one run, whose verdict is the check's.
+    assert_eq!(check["runs"].as_array().map(Vec::len), Some(1));
+    let report = &check["runs"][0];
     for key in [
         "wins_by_player",
         "wins_by_agent",

@@ -613,22 +613,28 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     let mut ed = editor();
     play(&mut ed, "tiny");
     ed.click("Balance");
-    // Strong play is the default pairing.
-    assert_eq!(sandbox(&ed).balance_agent, pushcrate::ai::Agent::STRENGTHS[3].1);
+    // The default check plays both strong pairings.
+    let choice = sandbox(&ed).balance_choice;
+    assert_eq!(pushcrate::editor::sandbox::BALANCE_CHOICES[choice].1, &pushcrate::sim::STRONG_PAIRINGS);
     ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 40;
     ed.click("Run self-play");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while sandbox(&ed).balance_report.is_none() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
         ed.harness.step();
     }
-    let (report, results) = sandbox(&ed).balance_report.clone().expect("the run finished");
-    assert_eq!(report.games, 40);
-    assert_eq!(results.len(), 40);
+    let (check, games) = sandbox(&ed).balance_report.clone().expect("the run finished");
+    assert_eq!(check.runs.len(), 2);
+    assert!(check.runs.iter().all(|r| r.games == 40));
+    assert!(games.iter().all(|g| g.len() == 40));
+    // tiny is a forced win: the solver decides it, whatever the games say.
+    assert_eq!(check.verdict, pushcrate::sim::BalanceVerdict::Decided);
     ed.harness.run();
-    assert!(ed.harness.query_by_label_contains("40 games (").is_some());
-    assert!(ed.harness.query_by_label_contains("40 games (").is_some());
-    assert!(ed.harness.query_by_label_contains("First player scores").is_some());
+    // One report a pairing, under the check's verdict.
+    assert_eq!(ed.harness.query_all_by_label_contains("40 games (").count(), 2);
+    assert_eq!(ed.harness.query_all_by_label_contains("First player scores").count(), 2);
+    assert!(ed.harness.query_by_label_contains("Settled by the solver").is_some());
+    assert!(ed.harness.query_by_label_contains("Decided: player 1 forces a win").is_some());
     // A long run can be cancelled; what was played so far is reported.
     ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 20_000;
     ed.click("Run self-play");
@@ -638,8 +644,8 @@ fn the_balance_panel_runs_self_play_in_the_background() {
         std::thread::sleep(std::time::Duration::from_millis(20));
         ed.harness.step();
     }
-    let (report, _) = sandbox(&ed).balance_report.clone().unwrap();
-    assert!(report.interrupted && report.games < 20_000);
+    let (check, _) = sandbox(&ed).balance_report.clone().unwrap();
+    assert!(check.interrupted && check.runs[0].games < 20_000);
 }
 
 #[test]

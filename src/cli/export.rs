@@ -34,10 +34,12 @@ pub struct GenerateArgs {
     /// The seed: the same seed gives the same pack.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Keep only levels whose first player scores 45–55% in greedy self-play.
+    /// Keep only levels the balance check calls balanced: the first
+    /// player's interval within 40–60% under expert and under master, and
+    /// no forced win the solver proves (slow: minutes a level).
     #[arg(long)]
     pub balanced: bool,
-    /// Games of each balance check, 2 to 1,000,000.
+    /// Games of each pairing of the balance check, 2 to 1,000,000.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub games: u32,
     /// The pack's name.
@@ -102,6 +104,7 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         seed: args.seed,
         balanced: args.balanced,
         balance_games: args.games,
+        balance_pairings: &crate::sim::STRONG_PAIRINGS,
         rules: Rules::default(),
     };
     let bar = super::progress_bar(args.count as u64, "generating [{bar:40}] {pos}/{len} levels, {eta} left");
@@ -133,13 +136,10 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
     let mut notes = String::new();
     for g in &generated {
         match &g.balance {
-            Some(b) => notes.push_str(&format!(
-                "{}: first player {:.1}% [{:.1}% – {:.1}%] over {} greedy games ({} candidates)\n",
+            Some(check) => notes.push_str(&format!(
+                "{}: {} ({} candidates)\n",
                 g.level.id,
-                100.0 * b.first_player_score.rate,
-                100.0 * b.first_player_score.low,
-                100.0 * b.first_player_score.high,
-                b.games,
+                crate::generate::balance_note(check),
                 g.attempts
             )),
             None => {

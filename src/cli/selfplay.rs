@@ -28,12 +28,15 @@ pub struct SelfPlayArgs {
     /// colour-swapped pairs).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     pub games: u32,
-    /// The two agents, `A,B`: easy, medium, hard, expert, random, `greedy[:NOISE]`,
-    /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`. The default is the
-    /// strongest named pairing: a balance verdict from weak play is the
-    /// agents', not the level's.
-    #[arg(long, value_parser = parse_agents, default_value = "expert,expert")]
-    pub agents: [Agent; 2],
+    /// The two agents, `A,B`: easy, medium, hard, expert, master, random,
+    /// `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`;
+    /// the verdict is then this pairing's alone. Without it the level is
+    /// checked under two strong pairings, expert,expert and master,master,
+    /// and is called balanced or unbalanced only where both agree: a
+    /// verdict from one depth-limited agent is the agent's, not the
+    /// level's.
+    #[arg(long, value_parser = parse_agents)]
+    pub agents: Option<[Agent; 2]>,
     /// The run's seed: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -106,8 +109,12 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     if let Some(dir) = &args.save_stalls {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    let pairings: Vec<[Agent; 2]> = match args.agents {
+        Some(agents) => vec![agents],
+        None => sim::STRONG_PAIRINGS.to_vec(),
+    };
     let config = Config {
-        agents: args.agents,
+        agents: pairings[0],
         games: args.games,
         seed: args.seed,
         max_actions: args.max_actions,
@@ -115,27 +122,33 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         opening: args.opening,
     };
     let stop = stop_on_ctrl_c();
-    let mut reports = Vec::new();
+    let mut checks = Vec::new();
     for level in &levels {
         let start: GameState =
             level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
-        let total = u64::from(args.games).div_ceil(2) * 2;
-        let bar = super::progress_bar(total, "{msg:12} [{bar:40}] {pos}/{len} games, {eta} left");
+        let per_run = u64::from(args.games).div_ceil(2) * 2;
+        let bar = super::progress_bar(
+            per_run * pairings.len() as u64,
+            "{msg:12} [{bar:40}] {pos}/{len} games, {eta} left",
+        );
         bar.set_message(level.id.clone());
-        let results = sim::run(&start, &config, &|| bar.inc(1), &stop);
+        let (check, games) = sim::check_balance(&start, &level.id, &pairings, &config, &|| bar.inc(1), &stop);
         bar.finish_and_clear();
-        let interrupted = stop.load(Ordering::Relaxed);
         if let Some(dir) = &args.save_stalls {
-            for result in results.iter().filter(|r| r.stalled()) {
-                let path = dir.join(format!("{}-game{}.record", level.id, result.index));
-                let text = format!("{}\n", sim::record(&level.id, result));
-                write_file(&path, text.as_bytes())?;
+            for (run, results) in games.iter().enumerate() {
+                for result in results.iter().filter(|r| r.stalled()) {
+                    let name = if games.len() > 1 {
+                        format!("{}-run{}-game{}.record", level.id, run + 1, result.index)
+                    } else {
+                        format!("{}-game{}.record", level.id, result.index)
+                    };
+                    let text = format!("{}\n", sim::record(&level.id, result));
+                    write_file(&dir.join(name), text.as_bytes())?;
+                }
             }
         }
-        let names = args.agents.map(|a| a.to_string());
-        let mut report = Report::new(&level.id, names, level.first, &results, interrupted);
-        report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
-        reports.push(report);
+        let interrupted = check.interrupted;
+        checks.push(check);
         if interrupted {
             break;
         }
@@ -145,11 +158,11 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         OutputFormat::Json => out(&format!(
             "{}\n",
             serde_json::to_string_pretty(
-                &serde_json::json!({ "levels": reports, "interrupted": interrupted })
+                &serde_json::json!({ "levels": checks, "interrupted": interrupted })
             )?
         ))?,
         OutputFormat::Text => {
-            let text: String = reports.iter().map(text).collect();
+            let text: String = checks.iter().map(check_text).collect();
             out(&text)?;
         }
     }
@@ -226,20 +239,7 @@ fn text(r: &Report) -> String {
     if r.verdicts.stall_prone {
         verdicts.push("STALL-PRONE (the stall rate's interval lies above 5%)");
     }
-    if let Some(forced) = &r.forced_win {
-        out += &format!(
-            "  settled by the solver: player {} forces a win in {} actions: {}\n",
-            forced.player,
-            forced.line.len(),
-            crate::rules::format_actions(&forced.line)
-        );
-    }
-    let verdict = if let Some(forced) = &r.forced_win {
-        format!(
-            "UNBALANCED: decided, a forced win for player {} (the solver's proof overrides the games)",
-            forced.player
-        )
-    } else if r.games == 0 {
+    let verdict = if r.games == 0 {
         "none: no game finished".to_owned()
     } else if verdicts.is_empty() {
         "balanced (the first player's interval lies within 40–60%), not stall-prone".to_owned()
@@ -248,7 +248,34 @@ fn text(r: &Report) -> String {
     };
     let partial =
         if r.interrupted && r.games > 0 { " (from the games finished before the interruption)" } else { "" };
-    out += &format!("  verdict: {verdict}{partial}\n\n");
+    out += &format!("  this pairing's verdict: {verdict}{partial}\n");
+    out
+}
+
+/// A level's check: the solver's word, each pairing's report, and the
+/// verdict that holds under all of them.
+fn check_text(check: &sim::BalanceCheck) -> String {
+    let mut out = String::new();
+    if let Some(forced) = &check.forced_win {
+        out += &format!(
+            "level `{}`: settled by the solver: player {} forces a win in {} actions: {}\n",
+            clean(&check.level),
+            forced.player,
+            forced.line.len(),
+            format_actions(&forced.line)
+        );
+    }
+    for run in &check.runs {
+        out += &text(run);
+    }
+    let verdict = if check.runs.iter().all(|r| r.games == 0) && check.forced_win.is_none() {
+        "none: no game finished".to_owned()
+    } else {
+        check.summary()
+    };
+    let partial = if check.interrupted { " (from the games finished before the interruption)" } else { "" };
+    let label = if check.runs.len() > 1 { "verdict under both pairings" } else { "verdict" };
+    out += &format!("  {label}: {verdict}{partial}\n\n");
     out
 }
 

@@ -388,10 +388,7 @@ impl EditorApp {
             Command::JumpTo(n) => self.with_game(|s| s.jump(n)),
             Command::SaveGame => self.save_record(),
             Command::OpenGame => self.open_record(),
-            Command::RunBalance => self.with_game(|s| {
-                let agent = s.balance_agent;
-                s.start_balance([agent, agent], 1);
-            }),
+            Command::RunBalance => self.with_game(|s| s.start_balance(1)),
             Command::CancelBalance => self.with_game(|s| {
                 if let Some(run) = &s.balance {
                     run.cancel();
@@ -776,6 +773,7 @@ impl EditorApp {
                 seed: form.seed,
                 balanced: form.balanced,
                 balance_games: 200,
+                balance_pairings: &crate::sim::STRONG_PAIRINGS,
                 rules,
             };
             crate::generate::generate(&options, 1, &|_| {}, progress.cancel_flag()).map(|mut levels| {

@@ -10,18 +10,11 @@ use egui_plot::{Bar, BarChart, Line, Plot};
 use super::app::EditorApp;
 use super::board::{BoardLayout, BoardView, paint_position, player_color};
 use super::command::Command;
-use super::sandbox::{MOTION, Sandbox, Seat};
+use super::sandbox::{BALANCE_CHOICES, MOTION, Sandbox, Seat};
 use crate::ai::Agent;
 use crate::rules::{Action, ActionKind, Dir, Outcome, Player, WinKind};
 
 const GREEN: Color32 = Color32::from_rgb(60, 170, 80);
-
-/// The agents the balance panel offers, strongest first.
-const BALANCE_PAIRINGS: [(Agent, &str); 3] = [
-    (Agent::AlphaBeta { depth: 4, nodes: 40_000 }, "expert (strong, default)"),
-    (Agent::AlphaBeta { depth: 2, nodes: 4_000 }, "hard"),
-    (Agent::Greedy { noise: 0 }, "greedy (fast, weak)"),
-];
 
 impl EditorApp {
     /// Switches the current level between editing and playing. Playing
@@ -438,21 +431,18 @@ impl EditorApp {
                     ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000))
                         .labelled_by(label.id);
                     let label = ui.label("Both sides");
-                    let chosen = BALANCE_PAIRINGS
-                        .iter()
-                        .find(|(agent, _)| *agent == sandbox.balance_agent)
-                        .map_or_else(|| sandbox.balance_agent.to_string(), |(_, name)| (*name).to_owned());
+                    let chosen = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].0;
                     egui::ComboBox::from_id_salt("balance-agent")
                         .selected_text(chosen)
                         .show_ui(ui, |ui| {
-                            for (agent, name) in BALANCE_PAIRINGS {
-                                ui.selectable_value(&mut sandbox.balance_agent, agent, name);
+                            for (i, (name, _)) in BALANCE_CHOICES.iter().enumerate() {
+                                ui.selectable_value(&mut sandbox.balance_choice, i, *name);
                             }
                         })
                         .response
                         .labelled_by(label.id)
                         .on_hover_text(
-                            "A verdict is the level's only under strong play: expert is the default; greedy is fast but weak",
+                            "A verdict is the level's only under strong play: by default the level is played by expert and by master, and called balanced or unbalanced only where both agree; one weaker pairing is faster and its verdict is that pairing's",
                         );
                 }
                 self.command_button(ui, Command::RunBalance);
@@ -466,8 +456,8 @@ impl EditorApp {
                         .text(format!("{done} / {total} games")),
                 );
             }
-            if let Some((report, results)) = &sandbox.balance_report {
-                balance_report_ui(ui, report, results);
+            if let Some((check, games)) = &sandbox.balance_report {
+                balance_check_ui(ui, check, games);
             }
         });
     }
@@ -571,6 +561,37 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
     );
 }
 
+/// The check's verdict first, then each pairing's report and plots.
+fn balance_check_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<crate::sim::GameResult>]) {
+    use crate::sim::BalanceVerdict;
+    if let Some(forced) = &check.forced_win {
+        ui.label(
+            RichText::new(format!(
+                "Settled by the solver: player {} forces a win in {} actions ({}). The games below do not change that.",
+                forced.player,
+                forced.line.len(),
+                crate::rules::format_actions(&forced.line)
+            ))
+            .strong(),
+        );
+    }
+    let good = check.verdict == BalanceVerdict::Balanced && !check.stall_prone;
+    let color = if good { GREEN } else { Color32::from_rgb(200, 60, 40) };
+    let mut verdict = check.summary();
+    if let Some(first) = verdict.get(..1) {
+        verdict = first.to_uppercase() + &verdict[1..];
+    }
+    if check.interrupted {
+        verdict.push_str(" (cancelled: from the games played so far)");
+    }
+    ui.label(RichText::new(verdict).strong().color(color));
+    for (report, results) in check.runs.iter().zip(games) {
+        ui.separator();
+        ui.label(RichText::new(format!("{} against {}", report.agents[0], report.agents[1])).strong());
+        balance_report_ui(ui, report, results);
+    }
+}
+
 fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate::sim::GameResult]) {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     ui.label(format!(
@@ -592,31 +613,19 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         100.0 * report.first_player_advantage,
         report.balance
     ));
-    if let Some(forced) = &report.forced_win {
-        ui.label(
-            RichText::new(format!(
-                "Settled by the solver: player {} forces a win in {} actions ({}). The games below do not change that.",
-                forced.player,
-                forced.line.len(),
-                crate::rules::format_actions(&forced.line)
-            ))
-            .strong(),
-        );
-    }
     let mut verdicts = Vec::new();
     if report.verdicts.unbalanced {
-        verdicts.push("UNBALANCED");
+        verdicts.push("unbalanced");
     }
     if report.verdicts.uncertain {
-        verdicts.push("UNCERTAIN: the interval straddles the edge of 40–60%");
+        verdicts.push("uncertain: the interval straddles an edge of 40–60%");
     }
     if report.verdicts.stall_prone {
-        verdicts.push("STALL-PRONE");
+        verdicts.push("stall-prone");
     }
     let verdict =
-        if verdicts.is_empty() { "Balanced, not stall-prone".to_owned() } else { verdicts.join(", ") };
-    let color = if verdicts.is_empty() { GREEN } else { Color32::from_rgb(200, 60, 40) };
-    ui.label(RichText::new(verdict).strong().color(color));
+        if verdicts.is_empty() { "balanced, not stall-prone".to_owned() } else { verdicts.join(", ") };
+    ui.label(format!("This pairing alone: {verdict}."));
     // Win rates with their 95% intervals.
     let n = f64::from(report.games.max(1));
     let rates = [
@@ -626,7 +635,7 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
     ];
     let whisker = ui.visuals().strong_text_color();
     ui.label("Win rates, with 95% intervals");
-    Plot::new("win-rates")
+    Plot::new(("win-rates", report.agents[0].as_str()))
         .height(140.0)
         .allow_zoom(false)
         .allow_drag(false)
@@ -676,10 +685,12 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         })
         .collect();
     ui.label("Game lengths (actions)");
-    Plot::new("lengths").height(120.0).allow_zoom(false).allow_drag(false).allow_scroll(false).show(
-        ui,
-        |plot| {
+    Plot::new(("lengths", report.agents[0].as_str()))
+        .height(120.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .show(ui, |plot| {
             plot.bar_chart(BarChart::new("games", bars).color(Color32::from_rgb(120, 120, 200)));
-        },
-    );
+        });
 }

@@ -9,10 +9,19 @@ use crate::ai::Agent;
 use crate::level::Level;
 use crate::level::record::GameRecord;
 use crate::rules::{Action, ActionKind, ByPlayer, GameState, Player, Rules};
-use crate::sim::{self, Config, GameResult, Report};
+use crate::sim::{self, BalanceCheck, Config, GameResult};
 
-/// A self-play run's result: the report and every game.
-pub type BalanceResult = (Report, Vec<GameResult>);
+/// A balance check's result: the check and every pairing's games.
+pub type BalanceResult = (BalanceCheck, Vec<Vec<GameResult>>);
+
+/// The balance checks the panel offers, the default first: a name and the
+/// pairings played (each side the same agent).
+pub const BALANCE_CHOICES: [(&str, &[[Agent; 2]]); 4] = [
+    ("expert and master (strong, default)", &sim::STRONG_PAIRINGS),
+    ("expert only", &[[Agent::EXPERT, Agent::EXPERT]]),
+    ("hard only", &[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]]),
+    ("greedy only (fast, weak)", &[[Agent::Greedy { noise: 0 }, Agent::Greedy { noise: 0 }]]),
+];
 
 /// Who plays a side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -29,7 +38,9 @@ impl Seat {
     pub fn label(self) -> String {
         match self {
             Seat::Human => "Person".into(),
-            Seat::Computer(i) => format!("Computer ({})", Agent::STRENGTHS[i.min(3)].0),
+            Seat::Computer(i) => {
+                format!("Computer ({})", Agent::STRENGTHS[i.min(Agent::STRENGTHS.len() - 1)].0)
+            }
         }
     }
 }
@@ -91,8 +102,8 @@ pub struct Sandbox {
     pub balance_report: Option<BalanceResult>,
     /// Games of the next balance run.
     pub balance_games: u32,
-    /// The pairing of the next balance run: both sides play this agent.
-    pub balance_agent: Agent,
+    /// The next balance check: an index into [`BALANCE_CHOICES`].
+    pub balance_choice: usize,
     /// When the computer last moved (for the speed control).
     pub last_move: Option<Instant>,
 }
@@ -120,7 +131,7 @@ impl Sandbox {
             balance: None,
             balance_report: None,
             balance_games: 200,
-            balance_agent: Agent::STRENGTHS[3].1,
+            balance_choice: 0,
             last_move: None,
         })
     }
@@ -269,7 +280,7 @@ impl Sandbox {
     /// cancelled when its job is dropped.
     pub fn think(&mut self) {
         let Seat::Computer(strength) = self.seats[self.state().turn()] else { return };
-        let agent = Agent::STRENGTHS[strength.min(3)].1;
+        let agent = Agent::STRENGTHS[strength.min(Agent::STRENGTHS.len() - 1)].1;
         let state = *self.state();
         let seed = self.cursor as u64 ^ 0x5EED;
         // The game so far, so that the computer treats a repeated position
@@ -308,17 +319,18 @@ impl Sandbox {
         }
     }
 
-    /// Starts a self-play run of `games` on this level in the background.
-    pub fn start_balance(&mut self, agents: [Agent; 2], seed: u64) {
+    /// Starts the chosen balance check of this level in the background:
+    /// each pairing plays `balance_games` games.
+    pub fn start_balance(&mut self, seed: u64) {
         let start = self.positions[0];
-        let total = self.balance_games.div_ceil(2) * 2;
-        let config = Config { agents, games: total, seed, max_actions: 300, threads: 0, opening: 0 };
+        let pairings = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
+        let per_run = self.balance_games.div_ceil(2) * 2;
+        let config =
+            Config { agents: pairings[0], games: per_run, seed, max_actions: 300, threads: 0, opening: 0 };
         let id = self.level.id.clone();
+        let total = per_run * pairings.len() as u32;
         self.balance = Some(Job::spawn(total, move |progress| {
-            let (mut report, results) =
-                sim::balance_run(&start, &id, &config, &|| progress.step(), progress.cancel_flag());
-            report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
-            (report, results)
+            sim::check_balance(&start, &id, pairings, &config, &|| progress.step(), progress.cancel_flag())
         }));
     }
 

@@ -8,10 +8,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::ai::Agent;
 use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
 use crate::level::Level;
-use crate::rules::{Bitboard, ByPlayer, Cell, Rules, Stage};
-use crate::sim::{self, Report};
+use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Rules, Stage};
+use crate::sim::{self, BalanceCheck};
 
 /// How a generated layout is symmetric.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -100,10 +101,13 @@ pub struct Options {
     pub style: Style,
     /// The seed.
     pub seed: u64,
-    /// Keep only levels whose first player scores 45–55% in self-play.
+    /// Keep only levels the balance check calls balanced.
     pub balanced: bool,
-    /// Games of each balance check.
+    /// Games of each pairing of the balance check.
     pub balance_games: u32,
+    /// The pairings a balanced level must be balanced under (by default
+    /// [`sim::STRONG_PAIRINGS`]).
+    pub balance_pairings: &'static [[Agent; 2]],
     /// The rules levels are checked and balanced under.
     pub rules: Rules,
 }
@@ -118,6 +122,7 @@ impl Default for Options {
             seed: 1,
             balanced: false,
             balance_games: 200,
+            balance_pairings: &sim::STRONG_PAIRINGS,
             rules: Rules::default(),
         }
     }
@@ -128,8 +133,8 @@ impl Default for Options {
 pub struct Generated {
     /// The level.
     pub level: Level,
-    /// The self-play report that balanced it.
-    pub balance: Option<Report>,
+    /// The balance check it passed.
+    pub balance: Option<BalanceCheck>,
     /// Candidates drawn before this one was kept.
     pub attempts: u32,
 }
@@ -325,17 +330,10 @@ pub fn generate(
             let balance = if options.balanced {
                 let Ok(start) = level.start_state(options.rules) else { continue };
                 let seed = options.seed ^ u64::from(attempt);
-                let (mut report, _) = sim::greedy_balance(&start, &id, options.balance_games, seed, cancel);
-                if !(0.45..=0.55).contains(&report.first_player_score.rate) {
-                    continue;
+                match balance_check(&start, &id, options, seed, cancel) {
+                    Some(check) => Some(check),
+                    None => continue,
                 }
-                // A level the solver settles is not balanced, whatever the
-                // games say.
-                report.settle(&start, sim::SETTLE_DEPTH, sim::SETTLE_BUDGET);
-                if report.forced_win.is_some() {
-                    continue;
-                }
-                Some(report)
             } else {
                 None
             };
@@ -346,14 +344,8 @@ pub fn generate(
                 "Generated with seed {}, style {}, symmetry {}.",
                 options.seed, options.style, options.symmetry
             );
-            if let Some(b) = &balance {
-                notes.push_str(&format!(
-                    " Balance: the first player scored {:.1}% [{:.1}% – {:.1}%] over {} greedy games.",
-                    100.0 * b.first_player_score.rate,
-                    100.0 * b.first_player_score.low,
-                    100.0 * b.first_player_score.high,
-                    b.games
-                ));
+            if let Some(check) = &balance {
+                notes.push_str(&format!(" Balance: {}.", balance_note(check)));
             }
             level.notes = Some(notes);
             keys.push(key);
@@ -374,4 +366,66 @@ pub fn generate(
         }
     }
     Ok(out)
+}
+
+/// The balance check of a candidate, or `None` when it fails: a fast
+/// greedy run first rejects the clearly lopsided, the solver rejects a
+/// forced win, then each pairing must find the first player's interval
+/// within 40–60% (a failing pairing ends the check early).
+fn balance_check(
+    start: &GameState,
+    id: &str,
+    options: &Options,
+    seed: u64,
+    cancel: &Arc<AtomicBool>,
+) -> Option<BalanceCheck> {
+    let (greedy, _) =
+        sim::greedy_balance(start, id, options.balance_games.min(PREFILTER_GAMES), seed, cancel);
+    if greedy.verdicts.unbalanced || cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    if sim::settle(start).is_some() {
+        return None;
+    }
+    let mut runs = Vec::new();
+    for &agents in options.balance_pairings {
+        let config = sim::Config {
+            agents,
+            games: options.balance_games,
+            seed,
+            max_actions: 300,
+            threads: 0,
+            opening: 0,
+        };
+        let (report, _) = sim::balance_run(start, id, &config, &|| {}, cancel);
+        let balanced = report.games > 0 && !report.verdicts.unbalanced && !report.verdicts.uncertain;
+        if !balanced || cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        runs.push(report);
+    }
+    Some(BalanceCheck::new(id, runs, None))
+}
+
+/// Greedy games a candidate plays before the strong pairings.
+const PREFILTER_GAMES: u32 = 100;
+
+/// The balance a level passed, as its notes record it.
+#[must_use]
+pub fn balance_note(check: &BalanceCheck) -> String {
+    let runs: Vec<String> = check
+        .runs
+        .iter()
+        .map(|r| {
+            format!(
+                "first player {:.1}% [{:.1}% – {:.1}%] over {} games of {}",
+                100.0 * r.first_player_score.rate,
+                100.0 * r.first_player_score.low,
+                100.0 * r.first_player_score.high,
+                r.games,
+                r.agents[0]
+            )
+        })
+        .collect();
+    format!("{} ({})", check.verdict.name(), runs.join("; "))
 }

@@ -7,6 +7,7 @@
 //! results are gathered in index order: a run gives the same report whatever
 //! the number of threads.
 
+mod balance;
 mod stats;
 
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+pub use balance::{BalanceCheck, BalanceVerdict, STRONG_PAIRINGS, check_balance, settle};
 pub use stats::{ForcedWin, Lengths, Rate, Report, Verdicts};
 
 use crate::ai::Agent;
@@ -193,8 +195,10 @@ pub fn record(level: &str, result: &GameResult) -> GameRecord {
     GameRecord { level: level.to_owned(), actions: result.actions.clone() }
 }
 
-/// The balance check used by the generator, exports and the editor: greedy
-/// against greedy in colour-swapped pairs from `start`, on every core.
+/// Greedy against greedy in colour-swapped pairs from `start`, on every
+/// core: a fast, weak measurement, labelled with its agents wherever it is
+/// shown (exports' derived figures, the generator's first filter). A
+/// verdict to act on comes from [`check_balance`].
 #[must_use]
 pub fn greedy_balance(
     start: &GameState,
@@ -209,8 +213,8 @@ pub fn greedy_balance(
 }
 
 /// A balance run of `config`'s agents from `start`, with a progress
-/// callback: the games and their report. The report is not settled: a
-/// caller that acts on its verdict asks [`Report::settle`] first.
+/// callback: the games and their report, the verdicts of this pairing
+/// alone.
 #[must_use]
 pub fn balance_run(
     start: &GameState,

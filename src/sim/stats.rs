@@ -120,11 +120,8 @@ pub struct Report {
     pub repetition_rate: Rate,
     /// Game lengths.
     pub length: Lengths,
-    /// The verdicts.
+    /// The verdicts of this run alone.
     pub verdicts: Verdicts,
-    /// A forced win the solver proved from the start, which settles the
-    /// level whatever the games say: the winner and the line.
-    pub forced_win: Option<ForcedWin>,
 }
 
 /// A forced win proved by the solver.
@@ -135,22 +132,6 @@ pub struct ForcedWin {
     /// The winning line from the start, in the notation of docs/rules.md.
     #[serde(serialize_with = "crate::analysis::action_names")]
     pub line: Vec<crate::rules::Action>,
-}
-
-impl Report {
-    /// Asks the solver (within `budget` positions and `depth` actions)
-    /// whether the first player forces a win from `start`. A proof settles
-    /// the level: the verdict becomes unbalanced, never uncertain, and the
-    /// sampled rates are kept beside it for what they are.
-    pub fn settle(&mut self, start: &crate::rules::GameState, depth: u32, budget: u64) {
-        if let (crate::analysis::Verdict::Proved { line }, _) =
-            crate::analysis::solve(start, depth, budget, None)
-        {
-            self.forced_win = Some(ForcedWin { player: start.turn().number(), line });
-            self.verdicts.unbalanced = true;
-            self.verdicts.uncertain = false;
-        }
-    }
 }
 
 fn percentile(sorted: &[u32], q: f64) -> f64 {
@@ -242,7 +223,6 @@ impl Report {
                         && (first_player_score.low < 0.4 || first_player_score.high > 0.6)),
                 stall_prone: stall_rate.low > 0.05,
             },
-            forced_win: None,
         }
     }
 }

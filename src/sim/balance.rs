@@ -1,0 +1,208 @@
+//! The balance check: one verdict from several strong pairings.
+//!
+//! A verdict from one pairing is that pairing's: a depth-limited search
+//! has horizons of its own, and a level can look even to one agent and
+//! lopsided to a deeper one. The check therefore plays the level under
+//! each pairing of [`STRONG_PAIRINGS`] (or the pairings it is given) and
+//! calls it *balanced* or *unbalanced* only when every pairing says so,
+//! with the same player ahead; where they disagree, or an interval
+//! straddles an edge of 40–60%, the verdict is *uncertain*. The solver
+//! looks for a forced win of the first player first: a proof decides the
+//! level whatever the games say.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+
+use super::{Config, ForcedWin, GameResult, Report, SETTLE_BUDGET, SETTLE_DEPTH, run};
+use crate::ai::Agent;
+use crate::rules::GameState;
+
+/// The pairings of the default balance check: expert against expert, and
+/// master against master, two turns deeper.
+pub const STRONG_PAIRINGS: [[Agent; 2]; 2] = [[Agent::EXPERT, Agent::EXPERT], [Agent::MASTER, Agent::MASTER]];
+
+/// What a balance check concludes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BalanceVerdict {
+    /// The solver proves a forced win for the first player: the level is
+    /// decided before it is played.
+    Decided,
+    /// Under every pairing the first player's score interval lies within
+    /// 40–60%.
+    Balanced,
+    /// Under every pairing the interval lies wholly outside 40–60%, with
+    /// the same player ahead.
+    Unbalanced,
+    /// Anything else: an interval straddles an edge of 40–60%, or the
+    /// pairings disagree. More games, or stronger play, would tell.
+    Uncertain,
+}
+
+impl BalanceVerdict {
+    /// The verdict as the reports write it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            BalanceVerdict::Decided => "decided",
+            BalanceVerdict::Balanced => "balanced",
+            BalanceVerdict::Unbalanced => "unbalanced",
+            BalanceVerdict::Uncertain => "uncertain",
+        }
+    }
+}
+
+/// One level's balance check: a report per pairing and the verdict.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct BalanceCheck {
+    /// The level's id.
+    pub level: String,
+    /// The verdict that holds under every pairing.
+    pub verdict: BalanceVerdict,
+    /// The player (1 or 2) ahead, when the verdict is decided or
+    /// unbalanced.
+    pub favoured: Option<u8>,
+    /// Whether the pairings' own balance verdicts differ.
+    pub pairings_disagree: bool,
+    /// Whether some pairing found the level stall-prone (its stall rate's
+    /// interval lies above 5%): a stall under strong play is the level's.
+    pub stall_prone: bool,
+    /// A forced win the solver proved from the start.
+    pub forced_win: Option<ForcedWin>,
+    /// Whether the check was stopped before every game was played.
+    pub interrupted: bool,
+    /// One report per pairing, in the order played.
+    pub runs: Vec<Report>,
+}
+
+/// The side of 40–60% a report's first-player interval lies on: `Some(0)`
+/// within, `Some(1)` or `Some(2)` wholly outside in favour of that player,
+/// `None` when it straddles an edge.
+fn side(report: &Report) -> Option<u8> {
+    let score = report.first_player_score;
+    let second = if report.first_player == 1 { 2 } else { 1 };
+    if report.games == 0 {
+        None
+    } else if score.low >= 0.4 && score.high <= 0.6 {
+        Some(0)
+    } else if score.low > 0.6 {
+        Some(report.first_player)
+    } else if score.high < 0.4 {
+        Some(second)
+    } else {
+        None
+    }
+}
+
+impl BalanceCheck {
+    /// The verdict of `runs` (one report per pairing), settled by a
+    /// forced win where the solver found one.
+    #[must_use]
+    pub fn new(level: &str, runs: Vec<Report>, forced_win: Option<ForcedWin>) -> BalanceCheck {
+        let sides: Vec<Option<u8>> = runs.iter().map(side).collect();
+        let pairings_disagree = sides.windows(2).any(|w| w[0] != w[1]);
+        let agreed = if pairings_disagree { None } else { sides.first().copied().flatten() };
+        let (verdict, favoured) = match (&forced_win, agreed) {
+            (Some(forced), _) => (BalanceVerdict::Decided, Some(forced.player)),
+            (None, Some(0)) => (BalanceVerdict::Balanced, None),
+            (None, Some(player)) => (BalanceVerdict::Unbalanced, Some(player)),
+            (None, None) => (BalanceVerdict::Uncertain, None),
+        };
+        BalanceCheck {
+            level: level.to_owned(),
+            verdict,
+            favoured,
+            pairings_disagree,
+            stall_prone: runs.iter().any(|r| r.verdicts.stall_prone),
+            interrupted: runs.iter().any(|r| r.interrupted),
+            forced_win,
+            runs,
+        }
+    }
+
+    /// One line a designer reads: the verdict and why.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let pairings = self.runs.iter().map(|r| r.agents[0].as_str()).collect::<Vec<_>>().join(" and ");
+        let mut text = match (self.verdict, &self.forced_win) {
+            (BalanceVerdict::Decided, Some(forced)) => format!(
+                "decided: player {} forces a win in {} actions (the solver's proof overrides the games)",
+                forced.player,
+                forced.line.len()
+            ),
+            (BalanceVerdict::Balanced, _) => {
+                format!("balanced: the first player's interval lies within 40–60% under {pairings}")
+            }
+            (BalanceVerdict::Unbalanced, _) => format!(
+                "unbalanced: player {} is ahead, the first player's interval lying outside 40–60% under {pairings}",
+                self.favoured.unwrap_or(0)
+            ),
+            _ if self.pairings_disagree => format!(
+                "uncertain: the pairings disagree ({})",
+                self.runs
+                    .iter()
+                    .map(|r| format!("{}: {}", r.agents[0], side_name(side(r))))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            _ => "uncertain: the first player's interval reaches past an edge of 40–60% (more distinct games would tell)"
+                .to_owned(),
+        };
+        if self.stall_prone {
+            text.push_str("; stall-prone (a stall rate's interval lies above 5%)");
+        }
+        text
+    }
+}
+
+fn side_name(side: Option<u8>) -> String {
+    match side {
+        Some(0) => "balanced".into(),
+        Some(p) => format!("player {p} ahead"),
+        None => "uncertain".into(),
+    }
+}
+
+/// Plays `pairings` in turn from `start`, each with `base`'s games, seed
+/// and cap, and returns the check with every pairing's games. The solver
+/// is asked first; `progress` is told of every finished game; setting
+/// `cancel` ends the check with the games so far (the check then says it
+/// was interrupted).
+#[must_use]
+pub fn check_balance(
+    start: &GameState,
+    level: &str,
+    pairings: &[[Agent; 2]],
+    base: &Config,
+    progress: &(dyn Fn() + Sync),
+    cancel: &Arc<AtomicBool>,
+) -> (BalanceCheck, Vec<Vec<GameResult>>) {
+    let forced_win = settle(start);
+    let mut runs = Vec::new();
+    let mut games = Vec::new();
+    for &agents in pairings {
+        let config = Config { agents, ..*base };
+        let results = run(start, &config, progress, cancel);
+        let names = agents.map(Agent::label);
+        runs.push(Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed)));
+        games.push(results);
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    (BalanceCheck::new(level, runs, forced_win), games)
+}
+
+/// A forced win of the first player the solver proves from `start` within
+/// [`SETTLE_DEPTH`] actions and [`SETTLE_BUDGET`] positions.
+#[must_use]
+pub fn settle(start: &GameState) -> Option<ForcedWin> {
+    match crate::analysis::solve(start, SETTLE_DEPTH, SETTLE_BUDGET, None) {
+        (crate::analysis::Verdict::Proved { line }, _) => {
+            Some(ForcedWin { player: start.turn().number(), line })
+        }
+        _ => None,
+    }
+}
