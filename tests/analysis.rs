@@ -421,3 +421,49 @@ fn the_search_agrees_with_brute_force_at_small_depth() {
         }
     }
 }
+
+/// A042: on `through-the-enemy` player 1 reaches the flag first, but its
+/// one goal cell lies behind player 2's start: a guard there holds it off.
+/// Every bundled level lets the winner of the race bring the flag home.
+#[test]
+fn a042_a_race_that_wins_nothing_is_a_standoff() {
+    let flawed = flawed();
+    let level = flawed.level("through-the-enemy").unwrap();
+    let report = analyze_level(level, flawed.rules, &AnalysisOptions::default());
+    assert!(codes(&report).contains(&FindingCode::Standoff), "{:?}", codes(&report));
+    let state = level.start_state(flawed.rules).unwrap();
+    let found = pushcrate::analysis::standoff(&state, &MazeGraph::new(state.floor())).expect("a standoff");
+    assert_eq!(found.carrier, Player::One);
+    assert!(found.posts.has(c("e8")), "{:?}", found.posts);
+    let bundled = analyze_pack(&Pack::bundled(), &AnalysisOptions::default());
+    for level in &bundled.levels {
+        assert!(!codes(level).contains(&FindingCode::Standoff), "{}", level.level);
+    }
+}
+
+/// The pursuit behind A042 on drawn boards. Player 1's goals are the two
+/// far corners, each behind a one-cell door: player 2 waiting between them
+/// holds the carrier off for ever, though it cannot catch it. Without the
+/// wall, and with its home rank as the goal, the carrier gets home.
+#[test]
+fn a042_a_guard_between_two_doors_holds_the_carrier() {
+    let doors = "
+        ....2....
+        #.#####.#
+        .........
+        .........
+        ....F....
+        .........
+        .........
+        .........
+        ....1....";
+    let rank9 = "a9 b9 c9 d9 e9 f9 g9 h9 i9";
+    let state = level(doors, "a9 i9", rank9).start_state(Rules::default()).unwrap();
+    let found =
+        pushcrate::analysis::standoff(&state, &MazeGraph::new(state.floor())).expect("held at the doors");
+    assert_eq!(found.carrier, Player::One);
+    assert!(!found.caught);
+    let open = doors.replace("#.#####.#", ".........");
+    let state = level(&open, "a1 b1 c1 d1 e1 f1 g1 h1 i1", rank9).start_state(Rules::default()).unwrap();
+    assert_eq!(pushcrate::analysis::standoff(&state, &MazeGraph::new(state.floor())), None);
+}

@@ -74,6 +74,7 @@ finding_codes! {
     UnreachableFloor = "A032", Warning, "Floor cells that neither player can ever reach: walls shut them off from both starts.";
     Fencing = "A040", Warning, "A player away from its start can be shut in a pocket by a crate it may neither slide nor break.";
     Stall = "A041", Warning, "The bounded search found a reachable position where neither player can ever act but pass.";
+    Standoff = "A042", Warning, "The first to the flag cannot bring it home past the other player standing guard: winning the race wins nothing, and games turn into waiting and chases (stalls, draws by repetition).";
     Asymmetric = "A050", Note, "The layout is not the same for both players under a half turn or a mirror.";
     Duplicate = "A051", Warning, "The level is the same as another level of the pack under rotation, mirroring or swapping the players.";
 }

@@ -9,6 +9,7 @@ mod finding;
 mod graph;
 mod search;
 mod solver;
+mod standoff;
 mod symmetry;
 
 use std::sync::atomic::AtomicBool;
@@ -22,6 +23,7 @@ pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
 pub use search::{Distances, SearchLimits, Verdict, can_win_within, exhaust_dead, is_dead};
 pub use solver::solve;
+pub use standoff::{Standoff, standoff};
 pub use symmetry::{LevelKey, Symmetry, same_level};
 
 use crate::level::{Level, Pack};
@@ -397,6 +399,23 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
             finding = finding.witness(w);
         }
         report.findings.push(finding);
+    }
+
+    // A standoff: the first to the flag cannot get it home past a guard.
+    if let Some(found) = standoff(state, &walls_only) {
+        let carrier = found.carrier;
+        let how = if found.caught { "and catches it" } else { "for ever, though it cannot catch it" };
+        report.findings.push(
+            Finding::new(
+                FindingCode::Standoff,
+                format!(
+                    "{carrier}, first to the flag, cannot bring it home: {} standing on {} by then holds it off {how}, so winning the race wins nothing and games turn into waiting and chases",
+                    carrier.other(),
+                    crate::level::render::cell_list(found.posts)
+                ),
+            )
+            .cells(found.posts),
+        );
     }
 
     if !report.symmetry.fair() {
