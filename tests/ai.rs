@@ -296,3 +296,33 @@ fn the_balance_verdict_needs_every_pairing_to_agree() {
     let unsure = check(vec![straddling(), straddling()]);
     assert_eq!((unsure.verdict, unsure.pairings_disagree), (BalanceVerdict::Uncertain, false));
 }
+
+/// Games no one wins are linked to the findings that explain them: on
+/// `through-the-enemy` most games end undecided, and the standoff and the
+/// goal behind the opponent's start say why; on `open` few do.
+#[test]
+fn undecided_games_are_explained_by_static_findings() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/mazes/flawed.toml")).unwrap();
+    let pack = pushcrate::level::format::parse_pack(&text).pack.unwrap();
+    let level = pack.level("through-the-enemy").unwrap();
+    let start = level.start_state(pack.rules).unwrap();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let greedy: Agent = "greedy".parse().unwrap();
+    let config =
+        Config { agents: [greedy, greedy], games: 40, seed: 1, max_actions: 300, threads: 1, opening: 0 };
+    let (mut check, _) = sim::check_balance(&start, &level.id, &[[greedy, greedy]], &config, &|| {}, &stop);
+    let analysis = pushcrate::analysis::analyze_level(level, pack.rules, &Default::default());
+    check.explain(&analysis);
+    assert!(check.undecided, "{:?}", check.runs[0]);
+    let codes: Vec<_> = check.explained_by.iter().map(|f| f.code).collect();
+    assert!(codes.contains(&pushcrate::analysis::FindingCode::Standoff), "{codes:?}");
+    assert!(check.summary().contains("explained by"), "{}", check.summary());
+    let open = bundled("open");
+    let (mut check, _) = sim::check_balance(&open, "open", &[[greedy, greedy]], &config, &|| {}, &stop);
+    check.explain(&pushcrate::analysis::analyze_level(
+        Pack::bundled().level("open").unwrap(),
+        Rules::default(),
+        &Default::default(),
+    ));
+    assert!(!check.undecided && check.explained_by.is_empty());
+}

@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 
 use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out};
 use crate::ai::{Agent, solve};
-use crate::analysis::Verdict;
+use crate::analysis::{AnalysisOptions, Verdict, analyze_level};
 use crate::files::write_file;
 use crate::rules::{GameState, format_actions};
 use crate::sim::{self, Config, Report};
@@ -132,7 +132,9 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
             "{msg:12} [{bar:40}] {pos}/{len} games, {eta} left",
         );
         bar.set_message(level.id.clone());
-        let (check, games) = sim::check_balance(&start, &level.id, &pairings, &config, &|| bar.inc(1), &stop);
+        let (mut check, games) =
+            sim::check_balance(&start, &level.id, &pairings, &config, &|| bar.inc(1), &stop);
+        check.explain(&analyze_level(level, pack.rules, &AnalysisOptions::default()));
         bar.finish_and_clear();
         if let Some(dir) = &args.save_stalls {
             for (run, results) in games.iter().enumerate() {

@@ -327,10 +327,20 @@ impl Sandbox {
         let per_run = self.balance_games.div_ceil(2) * 2;
         let config =
             Config { agents: pairings[0], games: per_run, seed, max_actions: 300, threads: 0, opening: 0 };
-        let id = self.level.id.clone();
+        let level = self.level.clone();
+        let rules = self.rules;
         let total = per_run * pairings.len() as u32;
         self.balance = Some(Job::spawn(total, move |progress| {
-            sim::check_balance(&start, &id, pairings, &config, &|| progress.step(), progress.cancel_flag())
+            let (mut check, games) = sim::check_balance(
+                &start,
+                &level.id,
+                pairings,
+                &config,
+                &|| progress.step(),
+                progress.cancel_flag(),
+            );
+            check.explain(&crate::analysis::analyze_level(&level, rules, &Default::default()));
+            (check, games)
         }));
     }
 

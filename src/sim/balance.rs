@@ -15,8 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use super::{Config, ForcedWin, GameResult, Report, SETTLE_BUDGET, SETTLE_DEPTH, run};
+use super::{Config, ForcedWin, GameResult, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, run};
 use crate::ai::Agent;
+use crate::analysis::{Finding, FindingCode, LevelReport};
 use crate::rules::GameState;
 
 /// The pairings of the default balance check: expert against expert, and
@@ -73,8 +74,33 @@ pub struct BalanceCheck {
     pub forced_win: Option<ForcedWin>,
     /// Whether the check was stopped before every game was played.
     pub interrupted: bool,
+    /// Whether some pairing left many games undecided: the interval of
+    /// its share of stalls and draws by repetition lies above 5%.
+    pub undecided: bool,
+    /// The static findings of the level that explain undecided games
+    /// (chokepoints, a flag in a dead end, a goal through a start,
+    /// fences, dead positions, standoffs), once [`BalanceCheck::explain`]
+    /// has been given the level's analysis.
+    pub explained_by: Vec<Finding>,
     /// One report per pairing, in the order played.
     pub runs: Vec<Report>,
+}
+
+/// The finding codes that explain games no one wins.
+pub const STALL_FINDINGS: [FindingCode; 6] = [
+    FindingCode::Chokepoint,
+    FindingCode::FlagInDeadEnd,
+    FindingCode::GoalThroughStart,
+    FindingCode::Fencing,
+    FindingCode::Stall,
+    FindingCode::Standoff,
+];
+
+/// Whether a run left many games undecided: the interval of its share of
+/// stalls and draws by repetition lies above 5%.
+fn undecided(report: &Report) -> bool {
+    let stuck = f64::from(report.stalls + report.repetitions);
+    Rate::wilson_distinct(stuck, report.games, report.distinct_games).low > 0.05
 }
 
 /// The side of 40–60% a report's first-player interval lies on: `Some(0)`
@@ -117,9 +143,42 @@ impl BalanceCheck {
             pairings_disagree,
             stall_prone: runs.iter().any(|r| r.verdicts.stall_prone),
             interrupted: runs.iter().any(|r| r.interrupted),
+            undecided: runs.iter().any(undecided),
+            explained_by: Vec::new(),
             forced_win,
             runs,
         }
+    }
+
+    /// Links undecided games to the level's static findings: keeps those
+    /// of `analysis` that explain them, when the check left many games
+    /// undecided.
+    pub fn explain(&mut self, analysis: &LevelReport) {
+        self.explained_by = if self.undecided {
+            analysis.findings.iter().filter(|f| STALL_FINDINGS.contains(&f.code)).cloned().collect()
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// What the undecided games come from, for reports; `None` when few
+    /// games were undecided.
+    #[must_use]
+    pub fn undecided_note(&self) -> Option<String> {
+        if !self.undecided {
+            return None;
+        }
+        let mut codes: Vec<&str> = self.explained_by.iter().map(|f| f.code.as_str()).collect();
+        codes.dedup();
+        Some(if codes.is_empty() {
+            "many games end undecided (stalls, draws by repetition), and no static finding explains them"
+                .to_owned()
+        } else {
+            format!(
+                "many games end undecided (stalls, draws by repetition), explained by {}",
+                codes.join(", ")
+            )
+        })
     }
 
     /// One line a designer reads: the verdict and why.
@@ -152,6 +211,10 @@ impl BalanceCheck {
         };
         if self.stall_prone {
             text.push_str("; stall-prone (a stall rate's interval lies above 5%)");
+        }
+        if let Some(note) = self.undecided_note() {
+            text.push_str("; ");
+            text.push_str(&note);
         }
         text
     }

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-pub use balance::{BalanceCheck, BalanceVerdict, STRONG_PAIRINGS, check_balance, settle};
+pub use balance::{BalanceCheck, BalanceVerdict, STALL_FINDINGS, STRONG_PAIRINGS, check_balance, settle};
 pub use stats::{ForcedWin, Lengths, Rate, Report, Verdicts};
 
 use crate::ai::Agent;
