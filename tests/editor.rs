@@ -668,6 +668,27 @@ fn generates_a_level_from_the_editor() {
     assert_eq!(ed.app().doc.pack.levels.len(), count, "generating undoes");
 }
 
+/// Generating a balanced level plays strong self-play for minutes: the
+/// status bar offers to stop it, and stopping adds nothing.
+#[test]
+fn generating_can_be_stopped_from_the_status_bar() {
+    let mut ed = editor();
+    let count = ed.app().doc.pack.levels.len();
+    let form = pushcrate::editor::GenerateForm { balanced: true, ..Default::default() };
+    ed.harness.state_mut().start_generating(form);
+    ed.harness.run_steps(2);
+    ed.click("Stop generating");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while ed.app().generating.is_some() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        ed.harness.step();
+    }
+    assert!(ed.app().generating.is_none(), "the job ended");
+    assert_eq!(ed.app().doc.pack.levels.len(), count);
+    assert!(ed.app().status.contains("Generating stopped"), "{}", ed.app().status);
+    assert!(ed.app().modal.is_none());
+}
+
 #[test]
 fn the_title_names_the_pack_and_marks_unsaved_changes() {
     let mut ed = editor();

@@ -172,6 +172,9 @@ fn level_key(level: &Level, rules: &Rules) -> u64 {
     hasher.finish()
 }
 
+/// What a generation stopped by the user reports.
+const GENERATING_STOPPED: &str = "Generating stopped: no level was added.";
+
 impl EditorApp {
     /// An editor on the bundled pack (an unsaved copy), with the given
     /// dialogs and folder for its own files. Offers to recover unsaved work
@@ -389,6 +392,11 @@ impl EditorApp {
             Command::SaveGame => self.save_record(),
             Command::OpenGame => self.open_record(),
             Command::RunBalance => self.with_game(|s| s.start_balance(1)),
+            Command::StopGenerating => {
+                if let Some(job) = &self.generating {
+                    job.cancel();
+                }
+            }
             Command::CancelBalance => self.with_game(|s| {
                 if let Some(run) = &s.balance {
                     run.cancel();
@@ -432,6 +440,7 @@ impl EditorApp {
             Command::MoveLevelDown | Command::NextLevel if current + 1 >= levels => Some(last),
             Command::SelectLevel(i) if *i >= levels => Some("The pack has no such level."),
             Command::GenerateLevel if self.generating.is_some() => Some("A level is being generated."),
+            Command::StopGenerating if self.generating.is_none() => Some("No level is being generated."),
             Command::DuplicateLevel
             | Command::ClearLevel
             | Command::Resize(..)
@@ -758,7 +767,8 @@ impl EditorApp {
         self.clear_recovery();
     }
 
-    /// Starts generating one level with `form`'s options in the background.
+    /// Starts generating one level with `form`'s options in the background;
+    /// `StopGenerating` ends it with nothing added.
     pub fn start_generating(&mut self, form: GenerateForm) {
         self.modal = None;
         self.generate_form = GenerateForm { seed: form.seed + 1, ..form.clone() };
@@ -776,7 +786,10 @@ impl EditorApp {
                 balance_pairings: &crate::sim::STRONG_PAIRINGS,
                 rules,
             };
-            crate::generate::generate(&options, 1, &|_| {}, progress.cancel_flag()).map(|mut levels| {
+            crate::generate::generate(&options, 1, &|_| {}, progress.cancel_flag()).and_then(|mut levels| {
+                if levels.is_empty() {
+                    return Err(GENERATING_STOPPED.to_owned());
+                }
                 let mut level = levels.remove(0).level;
                 let mut id = level.id.clone();
                 let mut n = 2;
@@ -785,7 +798,7 @@ impl EditorApp {
                     n += 1;
                 }
                 level.id = id;
-                level
+                Ok(level)
             })
         }));
         self.say("Generating a level…");
@@ -803,6 +816,10 @@ impl EditorApp {
                     pack.levels.insert(at, level);
                     *current = at;
                 });
+            }
+            super::job::Poll::Ready(Err(why)) if why == GENERATING_STOPPED => {
+                self.generating = None;
+                self.say(why);
             }
             super::job::Poll::Ready(Err(why)) => {
                 self.generating = None;

@@ -311,6 +311,8 @@ pub enum Command {
     RunBalance,
     /// Play: stop the self-play run.
     CancelBalance,
+    /// Stop generating a level.
+    StopGenerating,
 }
 
 impl Command {
@@ -375,6 +377,7 @@ impl Command {
             Command::OpenGame => "Open game…".into(),
             Command::RunBalance => "Run self-play".into(),
             Command::CancelBalance => "Cancel".into(),
+            Command::StopGenerating => "Stop generating".into(),
         }
     }
 
@@ -395,6 +398,7 @@ impl Command {
             | Command::SelectLevel(_)
             | Command::PreviousLevel
             | Command::NextLevel
+            | Command::StopGenerating
             | Command::TogglePlay => Scope::Both,
             Command::NewGame
             | Command::Play(_)

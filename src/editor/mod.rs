@@ -16,7 +16,7 @@ mod ui;
 
 use std::path::PathBuf;
 
-pub use app::{AUTOSAVE_EVERY, EditorApp, FileTask, Modal, Then};
+pub use app::{AUTOSAVE_EVERY, EditorApp, FileTask, GenerateForm, Modal, Then};
 pub use play_ui::announce;
 pub use ui::{ShownFinding, finding_text_color};
 

@@ -319,6 +319,9 @@ pub fn generate(
         let id = format!("gen-{}-{}", options.seed, out.len() + 1);
         let mut kept = None;
         for attempt in 1..=ATTEMPTS {
+            if cancel.load(Ordering::Relaxed) {
+                return Ok(out);
+            }
             let mut level = candidate(options, &mut rng, &id);
             let report = analyze_level(&level, options.rules, &AnalysisOptions::default());
             let clean = !report.findings.iter().any(|f| f.severity == Severity::Error)

@@ -355,6 +355,10 @@ impl EditorApp {
             };
             ui.label(mode);
             ui.separator();
+            if self.generating.is_some() {
+                ui.spinner();
+                self.command_button(ui, Command::StopGenerating);
+            }
             ui.label(&self.status);
         });
     }
