@@ -198,6 +198,9 @@ impl BalanceCheck {
                 "unbalanced: player {} is ahead, the first player's interval lying outside 40–60% under {pairings}",
                 self.favoured.unwrap_or(0)
             ),
+            (BalanceVerdict::Uncertain, _) if self.interrupted => {
+                "uncertain: the check was stopped before every pairing had played its games".to_owned()
+            }
             _ if self.pairings_disagree => format!(
                 "uncertain: the pairings disagree ({})",
                 self.runs
@@ -255,7 +258,13 @@ pub fn check_balance(
             break;
         }
     }
-    (BalanceCheck::new(level, runs, forced_win), games)
+    let mut check = BalanceCheck::new(level, runs, forced_win);
+    if check.runs.len() < pairings.len() && check.verdict != BalanceVerdict::Decided {
+        // A pairing that was never played cannot agree: no verdict yet.
+        check.verdict = BalanceVerdict::Uncertain;
+        check.favoured = None;
+    }
+    (check, games)
 }
 
 /// A forced win of the first player the solver proves from `start` within
