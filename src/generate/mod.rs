@@ -401,8 +401,7 @@ fn balance_check(
             opening: 0,
         };
         let (report, _) = sim::balance_run(start, id, &config, &|| {}, cancel);
-        let balanced = report.games > 0 && !report.verdicts.unbalanced && !report.verdicts.uncertain;
-        if !balanced || cancel.load(Ordering::Relaxed) {
+        if report.leaning() != Some(0) || cancel.load(Ordering::Relaxed) {
             return None;
         }
         runs.push(report);

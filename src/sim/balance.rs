@@ -103,31 +103,12 @@ fn undecided(report: &Report) -> bool {
     Rate::wilson_distinct(stuck, report.games, report.distinct_games).low > 0.05
 }
 
-/// The side of 40–60% a report's first-player interval lies on: `Some(0)`
-/// within, `Some(1)` or `Some(2)` wholly outside in favour of that player,
-/// `None` when it straddles an edge.
-fn side(report: &Report) -> Option<u8> {
-    let score = report.first_player_score;
-    let second = if report.first_player == 1 { 2 } else { 1 };
-    if report.games == 0 {
-        None
-    } else if score.low >= 0.4 && score.high <= 0.6 {
-        Some(0)
-    } else if score.low > 0.6 {
-        Some(report.first_player)
-    } else if score.high < 0.4 {
-        Some(second)
-    } else {
-        None
-    }
-}
-
 impl BalanceCheck {
     /// The verdict of `runs` (one report per pairing), settled by a
     /// forced win where the solver found one.
     #[must_use]
     pub fn new(level: &str, runs: Vec<Report>, forced_win: Option<ForcedWin>) -> BalanceCheck {
-        let sides: Vec<Option<u8>> = runs.iter().map(side).collect();
+        let sides: Vec<Option<u8>> = runs.iter().map(Report::leaning).collect();
         let pairings_disagree = sides.windows(2).any(|w| w[0] != w[1]);
         let agreed = if pairings_disagree { None } else { sides.first().copied().flatten() };
         let (verdict, favoured) = match (&forced_win, agreed) {
@@ -205,7 +186,7 @@ impl BalanceCheck {
                 "uncertain: the pairings disagree ({})",
                 self.runs
                     .iter()
-                    .map(|r| format!("{}: {}", r.agents[0], side_name(side(r))))
+                    .map(|r| format!("{}: {}", r.agents[0], side_name(r.leaning())))
                     .collect::<Vec<_>>()
                     .join("; ")
             ),

@@ -134,6 +134,29 @@ pub struct ForcedWin {
     pub line: Vec<crate::rules::Action>,
 }
 
+impl Report {
+    /// Where the first player's interval lies against 40–60%: `Some(0)`
+    /// within (balanced), `Some(1)` or `Some(2)` wholly outside in favour
+    /// of that player (unbalanced), `None` across an edge or with no game
+    /// (uncertain) — the same classification as [`Report::verdicts`].
+    #[must_use]
+    pub fn leaning(&self) -> Option<u8> {
+        let score = self.first_player_score;
+        let second = if self.first_player == 1 { 2 } else { 1 };
+        if self.games == 0 {
+            None
+        } else if score.low >= 0.4 && score.high <= 0.6 {
+            Some(0)
+        } else if score.low > 0.6 {
+            Some(self.first_player)
+        } else if score.high < 0.4 {
+            Some(second)
+        } else {
+            None
+        }
+    }
+}
+
 fn percentile(sorted: &[u32], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
