@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use pushcrate::ai::{Agent, AlphaBeta, Limits, RaceEvaluator, minimax, solve};
+use pushcrate::ai::{Agent, AlphaBeta, Game, Limits, RaceEvaluator, minimax, solve};
 use pushcrate::analysis::Verdict;
 use pushcrate::level::Pack;
 use pushcrate::level::record::GameRecord;
@@ -43,6 +43,54 @@ fn alpha_beta_equals_minimax_at_small_depth() {
     }
 }
 
+/// The value of `action` at `state`, searched `depth` turns with no limit.
+fn value_at(state: &GameState, action: Action, depth: u32) -> i32 {
+    let mut search = AlphaBeta::new(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None });
+    let mut child = *state;
+    child.apply(action);
+    if child.to_move() == state.to_move() {
+        search.negamax(&child, depth, -i32::MAX, i32::MAX, 1)
+    } else {
+        -search.negamax(&child, depth - 1, -i32::MAX, i32::MAX, 1)
+    }
+}
+
+#[test]
+fn a_search_out_of_positions_keeps_what_its_last_iteration_found() {
+    // Walk a game on `open` to a position where two turns see a better
+    // action than one turn does.
+    let mut state = bundled("open");
+    let unlimited = |depth| AlphaBeta::new(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None });
+    let mut found = None;
+    for step in 0..40 {
+        let mut first = unlimited(1);
+        let (shallow, _) = first.best(&state).unwrap();
+        let mut deep = unlimited(2);
+        let (better, _) = deep.best(&state).unwrap();
+        if value_at(&state, better, 2) > value_at(&state, shallow, 2) {
+            found = Some((state, shallow, first.nodes(), deep.nodes()));
+            break;
+        }
+        let actions = state.actions();
+        let list = actions.as_slice();
+        state.apply(list[(step * 7) % list.len()]);
+    }
+    let (state, shallow, first, full) = found.expect("a position where depth changes the answer");
+    // Budgets that stop the second iteration partway: once it has searched
+    // an action better than the first iteration's, that action is played.
+    let mut improved = 0;
+    for nodes in (first + 1..full).step_by(5) {
+        let mut search = AlphaBeta::new(RaceEvaluator, Limits { depth: 2, nodes, time: None });
+        let (action, value) = search.best(&state).unwrap();
+        if search.stopped() && action != shallow {
+            assert_eq!(value, value_at(&state, action, 2), "{nodes} positions: {action}");
+            assert!(value > value_at(&state, shallow, 2), "{nodes} positions: {action}");
+            improved += 1;
+        }
+    }
+    assert!(improved > 0, "no unfinished iteration changed the answer");
+}
+
 #[test]
 fn every_agent_plays_legal_actions_on_random_levels() {
     let agents: Vec<Agent> = ["easy", "medium", "hard", "greedy", "alphabeta:2:500", "mcts:50"]
@@ -72,6 +120,12 @@ fn agents_parse_and_print() {
         assert_eq!(agent.to_string(), text);
     }
     assert_eq!("hard".parse::<Agent>().unwrap(), Agent::STRENGTHS[2].1);
+    // `deep` has a name but is not a strength of the ladder.
+    let deep: Agent = "deep".parse().unwrap();
+    assert_eq!(deep, Agent::DEEP);
+    assert_eq!(deep.label(), "deep (alphabeta:6:150000)");
+    assert_eq!(deep.strength(), None);
+    assert_eq!(Agent::MASTER.label(), "master (alphabeta:6:1000000)");
     for bad in ["", "smart", "greedy:x", "alphabeta:1:2:3"] {
         assert!(bad.parse::<Agent>().is_err(), "{bad}");
     }

@@ -13,6 +13,10 @@
 //! actions: a bonus action does not use depth up, so the opponent's reply
 //! is always inside the horizon.
 //!
+//! A search that runs out of positions partway through an iteration keeps
+//! what that iteration found: the previous best action was searched first,
+//! so any action found better at the new depth is played instead.
+//!
 //! Repetition: a position that already occurred in the game (the history
 //! the strategy is given) or earlier on the line being searched scores as
 //! a draw, 0. A side that is ahead therefore avoids repeating, and a search
@@ -67,8 +71,9 @@ fn action_slot(action: Action) -> usize {
 pub struct Limits {
     /// Deepest iteration.
     pub depth: u32,
-    /// Positions to visit at most; the last finished iteration's move is
-    /// played when it runs out.
+    /// Positions to visit at most. When they run out partway through an
+    /// iteration, the best action that iteration has searched is played
+    /// (it searches the previous iteration's best first).
     pub nodes: u64,
     /// Wall-clock limit; `None` keeps the search deterministic.
     pub time: Option<Duration>,
@@ -178,6 +183,13 @@ impl<E: Evaluator> AlphaBeta<E> {
     #[must_use]
     pub const fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Whether the last decision stopped before its deepest iteration
+    /// finished (out of positions or time, or cancelled).
+    #[must_use]
+    pub const fn stopped(&self) -> bool {
+        self.stop
     }
 
     fn slot(key: u64) -> usize {
@@ -357,7 +369,16 @@ impl<E: Evaluator> AlphaBeta<E> {
                 iteration.push((action, value));
             }
             if self.stop {
-                // An unfinished iteration may have missed the best reply.
+                // An unfinished iteration searched the previous best action
+                // first: an action it then found better at this depth is a
+                // better answer than the last iteration's. The actions it
+                // has not reached keep their place behind.
+                if let Some(top) = iteration.iter().map(|&(_, v)| v).max()
+                    && iteration[0].0 == best.0
+                {
+                    tied = iteration.iter().filter(|&&(_, v)| v == top).map(|&(a, _)| a).collect();
+                    best = (tied[0], top);
+                }
                 break;
             }
             // The next iteration searches the best actions first (a stable

@@ -9,7 +9,12 @@
 //! | medium | greedy: the best evaluation one action ahead, a random action one time in four | — |
 //! | hard | alpha-beta | depth 2, 4,000 positions |
 //! | expert | alpha-beta | depth 4, 40,000 positions |
-//! | master | alpha-beta | depth 6, 150,000 positions |
+//! | master | alpha-beta | depth 6, 1,000,000 positions |
+//!
+//! `deep` (alpha-beta, depth 6, 150,000 positions) is named but is not a
+//! strength: master's depth on a seventh of its positions, the balance
+//! check's second pairing, where master's full budget would make the
+//! check several times slower.
 
 mod alphabeta;
 mod eval;
@@ -189,8 +194,11 @@ impl Agent {
 
     /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision.
     pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000 };
-    /// `master`: alpha-beta, 6 turns deep, 150,000 positions a decision.
-    pub const MASTER: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000 };
+    /// `master`: alpha-beta, 6 turns deep, 1,000,000 positions a decision.
+    pub const MASTER: Agent = Agent::AlphaBeta { depth: 6, nodes: 1_000_000 };
+    /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision —
+    /// the balance check's second pairing; not a rung of the ladder.
+    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000 };
 
     /// The named strengths, weakest first.
     pub const STRENGTHS: [(&'static str, Agent); 5] = [
@@ -201,6 +209,16 @@ impl Agent {
         ("master", Agent::MASTER),
     ];
 
+    /// Every agent with a name: the strengths, and `deep`.
+    pub const NAMED: [(&'static str, Agent); 6] = [
+        Agent::STRENGTHS[0],
+        Agent::STRENGTHS[1],
+        Agent::STRENGTHS[2],
+        Agent::STRENGTHS[3],
+        ("deep", Agent::DEEP),
+        Agent::STRENGTHS[4],
+    ];
+
     /// The strength's name of this agent, if it has one.
     #[must_use]
     pub fn strength(self) -> Option<&'static str> {
@@ -208,10 +226,10 @@ impl Agent {
     }
 
     /// The agent as reports name it: `expert (alphabeta:4:40000)` for a
-    /// named strength, else its setting alone.
+    /// named agent, else its setting alone.
     #[must_use]
     pub fn label(self) -> String {
-        match self.strength() {
+        match Agent::NAMED.iter().find(|(_, agent)| *agent == self).map(|(name, _)| *name) {
             Some(name) => format!("{name} ({self})"),
             None => self.to_string(),
         }
@@ -265,10 +283,10 @@ impl fmt::Display for Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `easy`, `medium`, `hard`, `expert`, `master`, `random`, `greedy[:NOISE%]`,
-    /// `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
+    /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
+    /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, String> {
-        if let Some((_, agent)) = Agent::STRENGTHS.iter().find(|(name, _)| *name == s) {
+        if let Some((_, agent)) = Agent::NAMED.iter().find(|(name, _)| *name == s) {
             return Ok(*agent);
         }
         let mut parts = s.split(':');
@@ -297,7 +315,7 @@ impl FromStr for Agent {
             },
             _ => {
                 return Err(format!(
-                    "`{s}` is not an agent (easy, medium, hard, expert, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
+                    "`{s}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
                 ));
             }
         };

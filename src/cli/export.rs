@@ -35,7 +35,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Keep only levels the balance check calls balanced: the first
-    /// player's interval within 40–60% under expert and under master, and
+    /// player's interval within 40–60% under expert and under deep, and
     /// no forced win the solver proves (slow: minutes a level).
     #[arg(long)]
     pub balanced: bool,

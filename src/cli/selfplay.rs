@@ -28,10 +28,11 @@ pub struct SelfPlayArgs {
     /// colour-swapped pairs).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     pub games: u32,
-    /// The two agents, `A,B`: easy, medium, hard, expert, master, random,
-    /// `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`;
-    /// the verdict is then this pairing's alone. Without it the level is
-    /// checked under two strong pairings, expert,expert and master,master,
+    /// The two agents, `A,B`: easy, medium, hard, expert, deep, master,
+    /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES]]`,
+    /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
+    /// Without it the level is checked under two strong pairings,
+    /// expert,expert and deep,deep (six turns, 150,000 positions),
     /// and is called balanced or unbalanced only where both agree: a
     /// verdict from one depth-limited agent is the agent's, not the
     /// level's.

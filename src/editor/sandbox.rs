@@ -17,7 +17,7 @@ pub type BalanceResult = (BalanceCheck, Vec<Vec<GameResult>>);
 /// The balance checks the panel offers, the default first: a name and the
 /// pairings played (each side the same agent).
 pub const BALANCE_CHOICES: [(&str, &[[Agent; 2]]); 4] = [
-    ("expert and master (strong, default)", &sim::STRONG_PAIRINGS),
+    ("expert and deep (strong, default)", &sim::STRONG_PAIRINGS),
     ("expert only", &[[Agent::EXPERT, Agent::EXPERT]]),
     ("hard only", &[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]]),
     ("greedy only (fast, weak)", &[[Agent::Greedy { noise: 0 }, Agent::Greedy { noise: 0 }]]),
