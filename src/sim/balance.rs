@@ -22,7 +22,7 @@ use crate::rules::GameState;
 
 /// The pairings of the default balance check: expert against expert, and
 /// deep against deep, two turns deeper (master's depth on a seventh of its
-/// budget: master itself would make the check about five times slower).
+/// budget: master itself would make the check about four times slower).
 pub const STRONG_PAIRINGS: [[Agent; 2]; 2] = [[Agent::EXPERT, Agent::EXPERT], [Agent::DEEP, Agent::DEEP]];
 
 /// What a balance check concludes.
