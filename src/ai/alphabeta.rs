@@ -368,30 +368,22 @@ impl<E: Evaluator> AlphaBeta<E> {
                 alpha = alpha.max(value);
                 iteration.push((action, value));
             }
-            if self.stop {
-                // An unfinished iteration searched the previous best action
-                // first: an action it then found better at this depth is a
-                // better answer than the last iteration's. The actions it
-                // has not reached keep their place behind.
-                if let Some(top) = iteration.iter().map(|&(_, v)| v).max()
-                    && iteration[0].0 == best.0
-                {
-                    tied = iteration.iter().filter(|&&(_, v)| v == top).map(|&(a, _)| a).collect();
-                    best = (tied[0], top);
-                }
+            // An unfinished iteration searched the previous best action
+            // first, so the best it found is at least as good an answer as
+            // the last iteration's; the actions it has not reached keep
+            // their place behind.
+            debug_assert!(iteration.first().is_none_or(|&(a, _)| a == best.0));
+            if let Some(top) = iteration.iter().map(|&(_, v)| v).max() {
+                tied = iteration.iter().filter(|&&(_, v)| v == top).map(|&(a, _)| a).collect();
+                best = (tied[0], top);
+            }
+            if self.stop || best.1.abs() > WIN_BOUND {
                 break;
             }
             // The next iteration searches the best actions first (a stable
             // sort keeps the shuffled order among equals).
-            let mut by_value = iteration.clone();
-            by_value.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-            ordered = by_value.into_iter().map(|(a, _)| a).collect();
-            let top = iteration.iter().map(|&(_, v)| v).max().unwrap_or(alpha);
-            tied = iteration.iter().filter(|&&(_, v)| v == top).map(|&(a, _)| a).collect();
-            best = (tied[0], top);
-            if top.abs() > WIN_BOUND {
-                break;
-            }
+            iteration.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+            ordered = iteration.into_iter().map(|(a, _)| a).collect();
         }
         if let Some(rng) = &mut self.rng
             && tied.len() > 1

@@ -210,14 +210,9 @@ impl Agent {
     ];
 
     /// Every agent with a name: the strengths, and `deep`.
-    pub const NAMED: [(&'static str, Agent); 6] = [
-        Agent::STRENGTHS[0],
-        Agent::STRENGTHS[1],
-        Agent::STRENGTHS[2],
-        Agent::STRENGTHS[3],
-        ("deep", Agent::DEEP),
-        Agent::STRENGTHS[4],
-    ];
+    fn named() -> impl Iterator<Item = (&'static str, Agent)> {
+        Agent::STRENGTHS.into_iter().chain([("deep", Agent::DEEP)])
+    }
 
     /// The strength's name of this agent, if it has one.
     #[must_use]
@@ -229,7 +224,7 @@ impl Agent {
     /// named agent, else its setting alone.
     #[must_use]
     pub fn label(self) -> String {
-        match Agent::NAMED.iter().find(|(_, agent)| *agent == self).map(|(name, _)| *name) {
+        match Agent::named().find(|&(_, agent)| agent == self).map(|(name, _)| name) {
             Some(name) => format!("{name} ({self})"),
             None => self.to_string(),
         }
@@ -286,8 +281,8 @@ impl FromStr for Agent {
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
     /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, String> {
-        if let Some((_, agent)) = Agent::NAMED.iter().find(|(name, _)| *name == s) {
-            return Ok(*agent);
+        if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
+            return Ok(agent);
         }
         let mut parts = s.split(':');
         let kind = parts.next().unwrap_or_default();
