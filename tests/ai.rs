@@ -297,13 +297,15 @@ fn a_forced_win_settles_the_balance_check() {
     let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
     let config =
         Config { agents: [greedy, greedy], games: 10, seed: 1, max_actions: 300, threads: 1, opening: 0 };
-    let (check, games) = sim::check_balance(&start, "tiny", &[[greedy, greedy]], &config, &|| {}, &stop);
+    let (check, games) =
+        sim::check_balance(&start, "tiny", sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     let forced = check.forced_win.as_ref().expect("the solver settles tiny");
     assert_eq!((forced.player, forced.line.len()), (1, 5));
     assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Decided, Some(1)));
     assert_eq!((check.runs.len(), games[0].len()), (1, 10));
     let open = bundled("open");
-    let (check, _) = sim::check_balance(&open, "open", &[[greedy, greedy]], &config, &|| {}, &stop);
+    let (check, _) =
+        sim::check_balance(&open, "open", sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     assert!(check.forced_win.is_none());
     assert_ne!(check.verdict, BalanceVerdict::Decided);
 }
@@ -351,6 +353,66 @@ fn the_balance_verdict_needs_every_pairing_to_agree() {
     assert_eq!((unsure.verdict, unsure.pairings_disagree), (BalanceVerdict::Uncertain, false));
 }
 
+/// Where the pairings disagree, the referee settles it: a side holds when
+/// the referee and one pairing share it, and the summary names who
+/// disagreed; a referee that shares no pairing's side leaves it uncertain.
+#[test]
+fn a_referee_settles_a_disagreement_with_one_pairing_on_its_side() {
+    let even = || report_with(200, 400);
+    let first_ahead = || report_with(320, 400);
+    let second_ahead = || report_with(80, 400);
+    let straddling = || report_with(230, 400);
+    let ahead = BalanceCheck::refereed("level", vec![first_ahead(), straddling()], first_ahead(), None);
+    assert_eq!((ahead.verdict, ahead.favoured), (BalanceVerdict::Unbalanced, Some(1)));
+    assert!(ahead.pairings_disagree && ahead.refereed && ahead.runs.len() == 3);
+    assert!(ahead.summary().contains("disagreed; the referee settled it"), "{}", ahead.summary());
+    let even_check = BalanceCheck::refereed("level", vec![first_ahead(), even()], even(), None);
+    assert_eq!(even_check.verdict, BalanceVerdict::Balanced);
+    let unsure = BalanceCheck::refereed("level", vec![first_ahead(), even()], straddling(), None);
+    assert_eq!((unsure.verdict, unsure.favoured), (BalanceVerdict::Uncertain, None));
+    assert!(unsure.summary().contains("the referee cannot tell"), "{}", unsure.summary());
+    let alone = BalanceCheck::refereed("level", vec![first_ahead(), even()], second_ahead(), None);
+    assert_eq!(alone.verdict, BalanceVerdict::Uncertain);
+    assert!(alone.summary().contains("no pairing shares the referee's"), "{}", alone.summary());
+    // Pairings that agree need no referee: its report is not kept.
+    let agreed = BalanceCheck::refereed("level", vec![even(), even()], second_ahead(), None);
+    assert_eq!((agreed.verdict, agreed.refereed, agreed.runs.len()), (BalanceVerdict::Balanced, false, 2));
+}
+
+/// The check calls its referee in only where the pairings disagree, and
+/// says how many more games that costs before they are played: on `maze`
+/// hard finds the first player ahead and random play cannot tell.
+#[test]
+fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
+    let start = bundled("maze");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let hard: Agent = "hard".parse().unwrap();
+    let random: Agent = "random".parse().unwrap();
+    let config =
+        Config { agents: [hard, hard], games: 20, seed: 1, max_actions: 300, threads: 1, opening: 0 };
+    let ticks = std::sync::Mutex::new(Vec::new());
+    let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
+    let pairings = [[hard, hard], [random, random]];
+    let plan = sim::Plan { pairings: &pairings, referee: Some([hard, hard]) };
+    let (check, games) = sim::check_balance(&start, "maze", plan, &config, &record, &stop);
+    assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Unbalanced, Some(1)), "{}", check.summary());
+    assert!(check.refereed && check.pairings_disagree);
+    assert_eq!((check.runs.len(), games.len(), games[2].len()), (3, 3, 20));
+    let ticks = ticks.into_inner().unwrap();
+    let more = ticks.iter().position(|t| *t == sim::Tick::MoreGames(20)).expect("the referee was announced");
+    assert_eq!(more, 40, "announced after the pairings' 40 games");
+    assert_eq!(ticks.iter().filter(|t| **t == sim::Tick::Game).count(), 60);
+    assert!(check.summary().contains("random"), "{}", check.summary());
+    // Without a referee the same disagreement is uncertain.
+    let (check, _) = sim::check_balance(&start, "maze", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
+    assert_eq!((check.verdict, check.refereed, check.runs.len()), (BalanceVerdict::Uncertain, false, 2));
+    // Pairings that agree are not refereed.
+    let agreeing = [[random, random], [random, random]];
+    let plan = sim::Plan { pairings: &agreeing, referee: Some([hard, hard]) };
+    let (check, games) = sim::check_balance(&start, "maze", plan, &config, &|_| {}, &stop);
+    assert_eq!((check.refereed, check.runs.len(), games.len()), (false, 2, 2));
+}
+
 /// Games no one wins are linked to the findings that explain them: on
 /// `through-the-enemy` most games end undecided, and the standoff and the
 /// goal behind the opponent's start say why; on `open` few do.
@@ -364,7 +426,8 @@ fn undecided_games_are_explained_by_static_findings() {
     let greedy: Agent = "greedy".parse().unwrap();
     let config =
         Config { agents: [greedy, greedy], games: 40, seed: 1, max_actions: 300, threads: 1, opening: 0 };
-    let (mut check, _) = sim::check_balance(&start, &level.id, &[[greedy, greedy]], &config, &|| {}, &stop);
+    let (mut check, _) =
+        sim::check_balance(&start, &level.id, sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     let analysis = pushcrate::analysis::analyze_level(level, pack.rules, &Default::default());
     check.explain(&analysis);
     assert!(check.undecided, "{:?}", check.runs[0]);
@@ -372,7 +435,8 @@ fn undecided_games_are_explained_by_static_findings() {
     assert!(codes.contains(&pushcrate::analysis::FindingCode::Standoff), "{codes:?}");
     assert!(check.summary().contains("explained by"), "{}", check.summary());
     let open = bundled("open");
-    let (mut check, _) = sim::check_balance(&open, "open", &[[greedy, greedy]], &config, &|| {}, &stop);
+    let (mut check, _) =
+        sim::check_balance(&open, "open", sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     check.explain(&pushcrate::analysis::analyze_level(
         Pack::bundled().level("open").unwrap(),
         Rules::default(),

@@ -615,7 +615,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     ed.click("Balance");
     // The default check plays both strong pairings.
     let choice = sandbox(&ed).balance_choice;
-    assert_eq!(pushcrate::editor::sandbox::BALANCE_CHOICES[choice].1, &pushcrate::sim::STRONG_PAIRINGS);
+    assert_eq!(pushcrate::editor::sandbox::BALANCE_CHOICES[choice].1, pushcrate::sim::STRONG);
     ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 40;
     ed.click("Run self-play");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);

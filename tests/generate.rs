@@ -69,13 +69,13 @@ const GREEDY: &[[Agent; 2]] = &[[Agent::Greedy { noise: 0 }, Agent::Greedy { noi
 
 #[test]
 fn balanced_levels_record_their_balance() {
-    assert_eq!(Options::default().balance_pairings, &pushcrate::sim::STRONG_PAIRINGS);
+    assert_eq!(Options::default().balance, pushcrate::sim::STRONG);
     let options = Options {
         seed: 5,
         style: Style::Corridors,
         balanced: true,
         balance_games: 200,
-        balance_pairings: GREEDY,
+        balance: pushcrate::sim::Plan::only(GREEDY),
         ..Options::default()
     };
     let generated = generate(&options, 1, &|_| {}, &std::sync::Arc::new(AtomicBool::new(false))).unwrap();

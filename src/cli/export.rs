@@ -35,8 +35,9 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Keep only levels the balance check calls balanced: the first
-    /// player's interval within 40–60% under expert and under deep, and
-    /// no forced win the solver proves (slow: minutes a level).
+    /// player's interval within 40–60% under expert and under deep (or,
+    /// where one of them disagrees, under master too), and no forced win
+    /// the solver proves (slow: minutes a level).
     #[arg(long)]
     pub balanced: bool,
     /// Games of each pairing of the balance check, 2 to 1,000,000.
@@ -104,7 +105,7 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         seed: args.seed,
         balanced: args.balanced,
         balance_games: args.games,
-        balance_pairings: &crate::sim::STRONG_PAIRINGS,
+        balance: crate::sim::STRONG,
         rules: Rules::default(),
     };
     let bar = super::progress_bar(args.count as u64, "generating [{bar:40}] {pos}/{len} levels, {eta} left");

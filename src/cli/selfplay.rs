@@ -33,9 +33,10 @@ pub struct SelfPlayArgs {
     /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
     /// Without it the level is checked under two strong pairings,
     /// expert,expert and deep,deep (six turns, 150,000 positions),
-    /// and is called balanced or unbalanced only where both agree: a
-    /// verdict from one depth-limited agent is the agent's, not the
-    /// level's.
+    /// and where they disagree under master,master too (six turns, a
+    /// million positions: about four times deep's time); it is called
+    /// balanced or unbalanced only where two of them agree: a verdict
+    /// from one depth-limited agent is the agent's, not the level's.
     #[arg(long, value_parser = parse_agents)]
     pub agents: Option<[Agent; 2]>,
     /// The run's seed: the same seed gives the same report.
@@ -110,12 +111,13 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     if let Some(dir) = &args.save_stalls {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let pairings: Vec<[Agent; 2]> = match args.agents {
-        Some(agents) => vec![agents],
-        None => sim::STRONG_PAIRINGS.to_vec(),
+    let single = args.agents.map(|agents| [agents]);
+    let plan = match &single {
+        Some(one) => sim::Plan::only(one),
+        None => sim::STRONG,
     };
     let config = Config {
-        agents: pairings[0],
+        agents: plan.pairings[0],
         games: args.games,
         seed: args.seed,
         max_actions: args.max_actions,
@@ -129,12 +131,18 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
             level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
         let per_run = u64::from(args.games).div_ceil(2) * 2;
         let bar = super::progress_bar(
-            per_run * pairings.len() as u64,
+            per_run * plan.pairings.len() as u64,
             "{msg:12} [{bar:40}] {pos}/{len} games, {eta} left",
         );
         bar.set_message(level.id.clone());
-        let (mut check, games) =
-            sim::check_balance(&start, &level.id, &pairings, &config, &|| bar.inc(1), &stop);
+        let tick = |tick: sim::Tick| match tick {
+            sim::Tick::Game => bar.inc(1),
+            sim::Tick::MoreGames(n) => {
+                bar.inc_length(u64::from(n));
+                bar.set_message(format!("{} (referee)", level.id));
+            }
+        };
+        let (mut check, games) = sim::check_balance(&start, &level.id, plan, &config, &tick, &stop);
         check.explain(&analyze_level(level, pack.rules, &AnalysisOptions::default()));
         bar.finish_and_clear();
         if let Some(dir) = &args.save_stalls {
@@ -277,7 +285,11 @@ fn check_text(check: &sim::BalanceCheck) -> String {
         check.summary()
     };
     let partial = if check.interrupted { " (from the games finished before the interruption)" } else { "" };
-    let label = if check.runs.len() > 1 { "verdict under both pairings" } else { "verdict" };
+    let label = match check.runs.len() {
+        1 => "verdict",
+        2 => "verdict under both pairings",
+        _ => "verdict under the pairings and the referee",
+    };
     out += &format!("  {label}: {verdict}{partial}\n\n");
     out
 }

@@ -783,7 +783,7 @@ impl EditorApp {
                 seed: form.seed,
                 balanced: form.balanced,
                 balance_games: 200,
-                balance_pairings: &crate::sim::STRONG_PAIRINGS,
+                balance: crate::sim::STRONG,
                 rules,
             };
             crate::generate::generate(&options, 1, &|_| {}, progress.cancel_flag()).and_then(|mut levels| {

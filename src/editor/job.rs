@@ -11,6 +11,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 #[derive(Clone, Debug)]
 pub struct Progress {
     done: Arc<AtomicU32>,
+    total: Arc<AtomicU32>,
     cancel: Arc<AtomicBool>,
 }
 
@@ -18,6 +19,12 @@ impl Progress {
     /// Counts one unit of work done.
     pub fn step(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Expects `more` units of work than the job was started with (a
+    /// balance check whose referee is called in).
+    pub fn expect_more(&self, more: u32) {
+        self.total.fetch_add(more, Ordering::Relaxed);
     }
 
     /// The flag that asks the work to stop, for code that checks it
@@ -43,7 +50,6 @@ pub enum Poll<T> {
 #[derive(Debug)]
 pub struct Job<T> {
     progress: Progress,
-    total: u32,
     receiver: Receiver<T>,
 }
 
@@ -51,15 +57,18 @@ impl<T: Send + 'static> Job<T> {
     /// Starts `work` on a new thread; `total` is the number of progress
     /// steps it is expected to count (0 when it counts none).
     pub fn spawn(total: u32, work: impl FnOnce(&Progress) -> T + Send + 'static) -> Job<T> {
-        let progress =
-            Progress { done: Arc::new(AtomicU32::new(0)), cancel: Arc::new(AtomicBool::new(false)) };
+        let progress = Progress {
+            done: Arc::new(AtomicU32::new(0)),
+            total: Arc::new(AtomicU32::new(total)),
+            cancel: Arc::new(AtomicBool::new(false)),
+        };
         let (sender, receiver) = channel();
         let theirs = progress.clone();
         std::thread::spawn(move || {
             // The job may be dropped before it ends: nobody wants the result.
             let _ = sender.send(work(&theirs));
         });
-        Job { progress, total, receiver }
+        Job { progress, receiver }
     }
 }
 
@@ -87,7 +96,7 @@ impl<T> Job<T> {
     /// Steps done and steps expected.
     #[must_use]
     pub fn progress(&self) -> (u32, u32) {
-        (self.progress.done.load(Ordering::Relaxed), self.total)
+        (self.progress.done.load(Ordering::Relaxed), self.progress.total.load(Ordering::Relaxed))
     }
 }
 
@@ -117,10 +126,12 @@ mod tests {
             for _ in 0..3 {
                 p.step();
             }
+            p.expect_more(2);
+            p.step();
             7
         });
         assert_eq!(wait(&job), Poll::Ready(7));
-        assert_eq!(job.progress(), (3, 3));
+        assert_eq!(job.progress(), (4, 5));
     }
 
     #[test]

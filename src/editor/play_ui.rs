@@ -442,7 +442,7 @@ impl EditorApp {
                         .response
                         .labelled_by(label.id)
                         .on_hover_text(
-                            "A verdict is the level's only under strong play: by default the level is played by expert and by deep (six turns on a budget), and called balanced or unbalanced only where both agree; one weaker pairing is faster and its verdict is that pairing's",
+                            "A verdict is the level's only under strong play: by default the level is played by expert and by deep (six turns on a budget), and where they disagree by master too, and called balanced or unbalanced only where two agree; one weaker pairing is faster and its verdict is that pairing's",
                         );
                 }
                 self.command_button(ui, Command::RunBalance);

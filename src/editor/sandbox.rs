@@ -15,12 +15,15 @@ use crate::sim::{self, BalanceCheck, Config, GameResult};
 pub type BalanceResult = (BalanceCheck, Vec<Vec<GameResult>>);
 
 /// The balance checks the panel offers, the default first: a name and the
-/// pairings played (each side the same agent).
-pub const BALANCE_CHOICES: [(&str, &[[Agent; 2]]); 4] = [
-    ("expert and deep (strong, default)", &sim::STRONG_PAIRINGS),
-    ("expert only", &[[Agent::EXPERT, Agent::EXPERT]]),
-    ("hard only", &[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]]),
-    ("greedy only (fast, weak)", &[[Agent::Greedy { noise: 0 }, Agent::Greedy { noise: 0 }]]),
+/// plan played (each side the same agent).
+pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 4] = [
+    ("expert and deep, master referees (strong, default)", sim::STRONG),
+    ("expert only", sim::Plan::only(&[[Agent::EXPERT, Agent::EXPERT]])),
+    ("hard only", sim::Plan::only(&[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]])),
+    (
+        "greedy only (fast, weak)",
+        sim::Plan::only(&[[Agent::Greedy { noise: 0 }, Agent::Greedy { noise: 0 }]]),
+    ),
 ];
 
 /// Who plays a side.
@@ -323,22 +326,26 @@ impl Sandbox {
     /// each pairing plays `balance_games` games.
     pub fn start_balance(&mut self, seed: u64) {
         let start = self.positions[0];
-        let pairings = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
+        let plan = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
         let per_run = self.balance_games.div_ceil(2) * 2;
-        let config =
-            Config { agents: pairings[0], games: per_run, seed, max_actions: 300, threads: 0, opening: 0 };
+        let config = Config {
+            agents: plan.pairings[0],
+            games: per_run,
+            seed,
+            max_actions: 300,
+            threads: 0,
+            opening: 0,
+        };
         let level = self.level.clone();
         let rules = self.rules;
-        let total = per_run * pairings.len() as u32;
+        let total = per_run * plan.pairings.len() as u32;
         self.balance = Some(Job::spawn(total, move |progress| {
-            let (mut check, games) = sim::check_balance(
-                &start,
-                &level.id,
-                pairings,
-                &config,
-                &|| progress.step(),
-                progress.cancel_flag(),
-            );
+            let tick = |tick: sim::Tick| match tick {
+                sim::Tick::Game => progress.step(),
+                sim::Tick::MoreGames(n) => progress.expect_more(n),
+            };
+            let (mut check, games) =
+                sim::check_balance(&start, &level.id, plan, &config, &tick, progress.cancel_flag());
             check.explain(&crate::analysis::analyze_level(&level, rules, &Default::default()));
             (check, games)
         }));

@@ -105,9 +105,9 @@ pub struct Options {
     pub balanced: bool,
     /// Games of each pairing of the balance check.
     pub balance_games: u32,
-    /// The pairings a balanced level must be balanced under (by default
-    /// [`sim::STRONG_PAIRINGS`]).
-    pub balance_pairings: &'static [[Agent; 2]],
+    /// The balance check a balanced level must pass (by default
+    /// [`sim::STRONG`]: expert and deep, refereed by master).
+    pub balance: sim::Plan<'static>,
     /// The rules levels are checked and balanced under.
     pub rules: Rules,
 }
@@ -122,7 +122,7 @@ impl Default for Options {
             seed: 1,
             balanced: false,
             balance_games: 200,
-            balance_pairings: &sim::STRONG_PAIRINGS,
+            balance: sim::STRONG,
             rules: Rules::default(),
         }
     }
@@ -373,8 +373,11 @@ pub fn generate(
 
 /// The balance check of a candidate, or `None` when it fails: a fast
 /// greedy run first rejects the clearly lopsided, the solver rejects a
-/// forced win, then each pairing must find the first player's interval
-/// within 40–60% (a failing pairing ends the check early).
+/// forced win, then the plan's check must call it balanced, as
+/// [`sim::check_balance`] would. The check ends as soon as it cannot pass:
+/// without a referee at the first pairing that does not find the first
+/// player's interval within 40–60%; with one, when no pairing does. Where
+/// some do and others not, the referee must.
 fn balance_check(
     start: &GameState,
     id: &str,
@@ -390,8 +393,7 @@ fn balance_check(
     if sim::settle(start).is_some() {
         return None;
     }
-    let mut runs = Vec::new();
-    for &agents in options.balance_pairings {
+    let play = |agents: [Agent; 2]| {
         let config = sim::Config {
             agents,
             games: options.balance_games,
@@ -401,12 +403,24 @@ fn balance_check(
             opening: 0,
         };
         let (report, _) = sim::balance_run(start, id, &config, &|| {}, cancel);
-        if report.leaning() != Some(0) || cancel.load(Ordering::Relaxed) {
+        (!cancel.load(Ordering::Relaxed)).then_some(report)
+    };
+    let plan = options.balance;
+    let may_fail = if plan.referee.is_some() { plan.pairings.len().saturating_sub(1) } else { 0 };
+    let mut runs = Vec::new();
+    for &agents in plan.pairings {
+        runs.push(play(agents)?);
+        if runs.iter().filter(|r| r.leaning() != Some(0)).count() > may_fail {
             return None;
         }
-        runs.push(report);
     }
-    Some(BalanceCheck::new(id, runs, None))
+    let check = match plan.referee {
+        Some(referee) if runs.iter().any(|r| r.leaning() != Some(0)) => {
+            BalanceCheck::refereed(id, runs, play(referee)?, None)
+        }
+        _ => BalanceCheck::new(id, runs, None),
+    };
+    (check.verdict == sim::BalanceVerdict::Balanced).then_some(check)
 }
 
 /// Greedy games a candidate plays before the strong pairings.

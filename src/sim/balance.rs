@@ -3,12 +3,15 @@
 //! A verdict from one pairing is that pairing's: a depth-limited search
 //! has horizons of its own, and a level can look even to one agent and
 //! lopsided to a deeper one. The check therefore plays the level under
-//! each pairing of [`STRONG_PAIRINGS`] (or the pairings it is given) and
-//! calls it *balanced* or *unbalanced* only when every pairing says so,
-//! with the same player ahead; where they disagree, or an interval
-//! straddles an edge of 40–60%, the verdict is *uncertain*. The solver
-//! looks for a forced win of the first player first: a proof decides the
-//! level whatever the games say.
+//! each pairing of a [`Plan`] ([`STRONG`] by default: expert, then deep)
+//! and calls it *balanced* or *unbalanced* only when the pairings say so,
+//! with the same player ahead. Where they disagree, the plan's referee
+//! (master, the strongest agent) plays the level too, and a verdict
+//! holds when the referee and one of the pairings share it: it then holds
+//! under two different strong pairings. Where no two agree, or an
+//! interval straddles an edge of 40–60%, the verdict is *uncertain*. The
+//! solver looks for a forced win of the first player first: a proof
+//! decides the level whatever the games say.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +27,42 @@ use crate::rules::GameState;
 /// deep against deep, two turns deeper (master's depth on a seventh of its
 /// budget: master itself would make the check about four times slower).
 pub const STRONG_PAIRINGS: [[Agent; 2]; 2] = [[Agent::EXPERT, Agent::EXPERT], [Agent::DEEP, Agent::DEEP]];
+
+/// The pairing that settles a disagreement of [`STRONG_PAIRINGS`]: master
+/// against master, about four times deep's cost, played only on the levels
+/// where expert and deep disagree.
+pub const REFEREE: [Agent; 2] = [Agent::MASTER, Agent::MASTER];
+
+/// What a balance check plays: its pairings, and the pairing that settles
+/// their disagreement.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Plan<'a> {
+    /// Played in turn on every level.
+    pub pairings: &'a [[Agent; 2]],
+    /// Played only where the pairings disagree; `None` leaves a
+    /// disagreement uncertain.
+    pub referee: Option<[Agent; 2]>,
+}
+
+impl<'a> Plan<'a> {
+    /// The pairings alone, with no referee.
+    #[must_use]
+    pub const fn only(pairings: &'a [[Agent; 2]]) -> Plan<'a> {
+        Plan { pairings, referee: None }
+    }
+}
+
+/// The default check: expert and deep, refereed by master.
+pub const STRONG: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: Some(REFEREE) };
+
+/// What a check tells its caller as it goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tick {
+    /// One more game has finished.
+    Game,
+    /// The referee is called in: this many more games will be played.
+    MoreGames(u32),
+}
 
 /// What a balance check concludes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
@@ -66,8 +105,12 @@ pub struct BalanceCheck {
     /// The player (1 or 2) ahead, when the verdict is decided or
     /// unbalanced.
     pub favoured: Option<u8>,
-    /// Whether the pairings' own balance verdicts differ.
+    /// Whether the pairings' own balance verdicts differ (the referee's
+    /// apart).
     pub pairings_disagree: bool,
+    /// Whether the referee settled the pairings' disagreement: its report
+    /// is then the last of `runs`.
+    pub refereed: bool,
     /// Whether some pairing found the level stall-prone (its stall rate's
     /// interval lies above 5%): a stall under strong play is the level's.
     pub stall_prone: bool,
@@ -109,26 +152,69 @@ impl BalanceCheck {
     /// forced win where the solver found one.
     #[must_use]
     pub fn new(level: &str, runs: Vec<Report>, forced_win: Option<ForcedWin>) -> BalanceCheck {
+        BalanceCheck::judge(level, runs, None, forced_win)
+    }
+
+    /// The verdict of `runs` where they disagree, settled by `referee`'s
+    /// report: a side holds when the referee and one of the runs share it.
+    #[must_use]
+    pub fn refereed(
+        level: &str,
+        runs: Vec<Report>,
+        referee: Report,
+        forced_win: Option<ForcedWin>,
+    ) -> BalanceCheck {
+        BalanceCheck::judge(level, runs, Some(referee), forced_win)
+    }
+
+    fn judge(
+        level: &str,
+        mut runs: Vec<Report>,
+        referee: Option<Report>,
+        forced_win: Option<ForcedWin>,
+    ) -> BalanceCheck {
         let sides: Vec<Option<u8>> = runs.iter().map(Report::leaning).collect();
         let pairings_disagree = sides.windows(2).any(|w| w[0] != w[1]);
-        let agreed = if pairings_disagree { None } else { sides.first().copied().flatten() };
+        let agreed = match &referee {
+            _ if !pairings_disagree => sides.first().copied().flatten(),
+            // Two different strong pairings must share the side.
+            Some(referee) => referee.leaning().filter(|side| sides.contains(&Some(*side))),
+            None => None,
+        };
         let (verdict, favoured) = match (&forced_win, agreed) {
             (Some(forced), _) => (BalanceVerdict::Decided, Some(forced.player)),
             (None, Some(0)) => (BalanceVerdict::Balanced, None),
             (None, Some(player)) => (BalanceVerdict::Unbalanced, Some(player)),
             (None, None) => (BalanceVerdict::Uncertain, None),
         };
+        let refereed = pairings_disagree && referee.is_some();
+        runs.extend(referee.filter(|_| refereed));
         BalanceCheck {
             level: level.to_owned(),
             verdict,
             favoured,
             pairings_disagree,
+            refereed,
             stall_prone: runs.iter().any(|r| r.verdicts.stall_prone),
             interrupted: runs.iter().any(|r| r.interrupted),
             undecided: runs.iter().any(undecided),
             explained_by: Vec::new(),
             forced_win,
             runs,
+        }
+    }
+
+    /// The reports of the pairings that hold the verdict: every run, or
+    /// where the referee settled a disagreement, the referee and the runs
+    /// on its side.
+    fn holding(&self) -> Vec<&Report> {
+        let referee = self.refereed.then(|| self.runs.last()).flatten();
+        match referee {
+            Some(referee) => {
+                let side = referee.leaning();
+                self.runs.iter().filter(|r| r.leaning() == side).collect()
+            }
+            None => self.runs.iter().collect(),
         }
     }
 
@@ -166,7 +252,22 @@ impl BalanceCheck {
     /// One line a designer reads: the verdict and why.
     #[must_use]
     pub fn summary(&self) -> String {
-        let pairings = self.runs.iter().map(|r| r.agents[0].as_str()).collect::<Vec<_>>().join(" and ");
+        let names =
+            |runs: &[&Report]| runs.iter().map(|r| r.agents[0].as_str()).collect::<Vec<_>>().join(" and ");
+        let holding = self.holding();
+        let pairings = names(&holding);
+        // Who disagreed, when the referee settled it.
+        let overruled = if self.refereed {
+            let others: Vec<String> = self
+                .runs
+                .iter()
+                .filter(|r| !holding.iter().any(|h| std::ptr::eq(*h, *r)))
+                .map(|r| format!("{}: {}", r.agents[0], side_name(r.leaning())))
+                .collect();
+            format!(" ({} disagreed; the referee settled it)", others.join("; "))
+        } else {
+            String::new()
+        };
         let mut text = match (self.verdict, &self.forced_win) {
             (BalanceVerdict::Decided, Some(forced)) => format!(
                 "decided: player {} forces a win in {} actions (the solver's proof overrides the games)",
@@ -174,22 +275,31 @@ impl BalanceCheck {
                 forced.line.len()
             ),
             (BalanceVerdict::Balanced, _) => {
-                format!("balanced: the first player's interval lies within 40–60% under {pairings}")
+                format!("balanced: the first player's interval lies within 40–60% under {pairings}{overruled}")
             }
             (BalanceVerdict::Unbalanced, _) => format!(
-                "unbalanced: player {} is ahead, the first player's interval lying outside 40–60% under {pairings}",
+                "unbalanced: player {} is ahead, the first player's interval lying outside 40–60% under {pairings}{overruled}",
                 self.favoured.unwrap_or(0)
             ),
             (BalanceVerdict::Uncertain, _) if self.interrupted => {
                 "uncertain: the check was stopped before every pairing had played its games".to_owned()
             }
             _ if self.pairings_disagree => format!(
-                "uncertain: the pairings disagree ({})",
+                "uncertain: the pairings disagree ({}){}",
                 self.runs
                     .iter()
-                    .map(|r| format!("{}: {}", r.agents[0], side_name(r.leaning())))
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let role = if self.refereed && i + 1 == self.runs.len() { ", the referee" } else { "" };
+                        format!("{}{role}: {}", r.agents[0], side_name(r.leaning()))
+                    })
                     .collect::<Vec<_>>()
-                    .join("; ")
+                    .join("; "),
+                match self.runs.last().map(Report::leaning) {
+                    _ if !self.refereed => "",
+                    Some(None) => ", and the referee cannot tell either",
+                    _ => ", and no pairing shares the referee's verdict",
+                }
             ),
             _ => "uncertain: the first player's interval reaches past an edge of 40–60% (more distinct games would tell)"
                 .to_owned(),
@@ -213,35 +323,51 @@ fn side_name(side: Option<u8>) -> String {
     }
 }
 
-/// Plays `pairings` in turn from `start`, each with `base`'s games, seed
-/// and cap, and returns the check with every pairing's games. The solver
-/// is asked first; `progress` is told of every finished game; setting
-/// `cancel` ends the check with the games so far (the check then says it
-/// was interrupted).
+/// Plays `plan`'s pairings in turn from `start`, each with `base`'s games,
+/// seed and cap, and where they disagree its referee too, and returns the
+/// check with every run's games. The solver is asked first; `progress` is
+/// told of every finished game and of the referee's games before they
+/// start; setting `cancel` ends the check with the games so far (the check
+/// then says it was interrupted).
 #[must_use]
 pub fn check_balance(
     start: &GameState,
     level: &str,
-    pairings: &[[Agent; 2]],
+    plan: Plan<'_>,
     base: &Config,
-    progress: &(dyn Fn() + Sync),
+    progress: &(dyn Fn(Tick) + Sync),
     cancel: &Arc<AtomicBool>,
 ) -> (BalanceCheck, Vec<Vec<GameResult>>) {
     let forced_win = settle(start);
+    let play = |agents: [Agent; 2]| {
+        let config = Config { agents, ..*base };
+        let results = run(start, &config, &|| progress(Tick::Game), cancel);
+        let names = agents.map(Agent::label);
+        (Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed)), results)
+    };
     let mut runs = Vec::new();
     let mut games = Vec::new();
-    for &agents in pairings {
-        let config = Config { agents, ..*base };
-        let results = run(start, &config, progress, cancel);
-        let names = agents.map(Agent::label);
-        runs.push(Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed)));
+    for &agents in plan.pairings {
+        let (report, results) = play(agents);
+        runs.push(report);
         games.push(results);
         if cancel.load(Ordering::Relaxed) {
             break;
         }
     }
     let mut check = BalanceCheck::new(level, runs, forced_win);
-    if check.runs.len() < pairings.len() && check.verdict != BalanceVerdict::Decided {
+    let complete = check.runs.len() == plan.pairings.len() && !check.interrupted;
+    if let Some(referee) = plan.referee
+        && complete
+        && check.pairings_disagree
+        && check.verdict != BalanceVerdict::Decided
+    {
+        progress(Tick::MoreGames(base.games.div_ceil(2) * 2));
+        let (report, results) = play(referee);
+        games.push(results);
+        check = BalanceCheck::refereed(level, check.runs, report, check.forced_win);
+    }
+    if check.runs.len() < plan.pairings.len() && check.verdict != BalanceVerdict::Decided {
         // A pairing that was never played cannot agree: no verdict yet.
         check.verdict = BalanceVerdict::Uncertain;
         check.favoured = None;

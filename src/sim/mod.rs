@@ -15,7 +15,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-pub use balance::{BalanceCheck, BalanceVerdict, STALL_FINDINGS, STRONG_PAIRINGS, check_balance, settle};
+pub use balance::{
+    BalanceCheck, BalanceVerdict, Plan, REFEREE, STALL_FINDINGS, STRONG, STRONG_PAIRINGS, Tick,
+    check_balance, settle,
+};
 pub use stats::{ForcedWin, Lengths, Rate, Report, Verdicts};
 
 use crate::ai::Agent;

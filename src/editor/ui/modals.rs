@@ -99,7 +99,7 @@ impl EditorApp {
                         ui.add(egui::DragValue::new(&mut form.seed)).labelled_by(label.id);
                         ui.end_row();
                         ui.label("");
-                        ui.checkbox(&mut form.balanced, "Balanced (within 40–60% under expert and deep: minutes)");
+                        ui.checkbox(&mut form.balanced, "Balanced (within 40–60% under expert and deep, or master where they disagree: minutes)");
                         ui.end_row();
                     });
                     self.modal = Some(Modal::Generate(form.clone()));
