@@ -201,3 +201,24 @@ fn diagnostics_reference_toml_parse(bencher: Bencher, layout: &str) {
     let text = problem_pack(layout == "one-line");
     bencher.bench(|| black_box(toml::from_str::<toml::Value>(&text).map(|v| v.is_table())));
 }
+
+fn pockets() -> GameState {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/mazes/flawed.toml")).unwrap();
+    let pack = pushcrate::level::format::parse_pack(&text).pack.unwrap();
+    pack.level("pockets").unwrap().start_state(pack.rules).unwrap()
+}
+
+/// The solver on `pockets`, a forced win in 13 that is a runaway: the walk
+/// home is proved without searching the opponent's replies.
+#[divan::bench(sample_count = 10)]
+fn solve_pockets_13(bencher: Bencher) {
+    let state = pockets();
+    bencher.bench(|| pushcrate::analysis::solve(black_box(&state), 13, 5_000_000, None));
+}
+
+/// The reference: the same proof by the plain AND-OR search.
+#[divan::bench(sample_count = 3)]
+fn solve_pockets_13_plain(bencher: Bencher) {
+    let state = pockets();
+    bencher.bench(|| pushcrate::analysis::solve_plain(black_box(&state), 13, 5_000_000));
+}

@@ -101,6 +101,36 @@ fn a011_forced_win_proved_by_the_solver() {
     assert!(!codes(&analyse(pack.level("tiny").unwrap())).contains(&FindingCode::ForcedWin));
 }
 
+/// Every forced first-player win of the flawed pack that the solver can
+/// settle at analyze's default budget warns A011, with a line the engine
+/// plays to the first player's win: `pockets`, a walk home on single-file
+/// roads that no crate may block, is a runaway, proved without searching
+/// the opponent's replies (before runaways it needed 560,000 positions).
+#[test]
+fn a011_forced_wins_of_the_flawed_pack_at_the_default_budget() {
+    let pack = flawed();
+    // `pushcrate analyze`'s defaults.
+    let options = AnalysisOptions { budget: 20_000, depth: 40, cancel: None };
+    for (id, actions) in [("unfair-race", 5), ("no-room", 13), ("pockets", 13)] {
+        let level = pack.level(id).unwrap();
+        let report = analyze_level(level, pack.rules, &options);
+        let finding = report.findings.iter().find(|f| f.code == FindingCode::ForcedWin);
+        let finding = finding.unwrap_or_else(|| panic!("{id}: no A011 in {:?}", codes(&report)));
+        let Some(pushcrate::analysis::Witness::Line { actions: line }) = &finding.witness else {
+            panic!("no line")
+        };
+        assert_eq!(line.len(), actions, "{id}: {line:?}");
+        let mut state = level.start_state(pack.rules).unwrap();
+        for &action in line {
+            state.play(action).unwrap();
+        }
+        assert!(matches!(state.outcome(), Some(Outcome::Win { winner: Player::One, .. })), "{id}");
+    }
+    // A walk home the opponent can block proves nothing by itself.
+    let start = pack.level("through-the-enemy").unwrap().start_state(pack.rules).unwrap();
+    assert!(pushcrate::analysis::runaway(&start, &pushcrate::analysis::Distances::new(&start)).is_none());
+}
+
 #[test]
 fn a020_chokepoint() {
     let board = ". . 2 . .\n# # . # #\n. . F . .\n# # . # #\n. . 1 . .";

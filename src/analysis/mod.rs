@@ -7,6 +7,7 @@
 mod fence;
 mod finding;
 mod graph;
+mod runaway;
 mod search;
 mod solver;
 mod standoff;
@@ -21,8 +22,9 @@ pub use fence::{Fence, fence_line, fences, stall_line};
 pub(crate) use finding::action_names;
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
+pub use runaway::{Runaway, runaway};
 pub use search::{Distances, SearchLimits, Verdict, can_win_within, exhaust_dead, is_dead};
-pub use solver::solve;
+pub use solver::{solve, solve_plain};
 pub use standoff::{Standoff, standoff};
 pub use symmetry::{LevelKey, Symmetry, same_level};
 

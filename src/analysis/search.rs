@@ -108,6 +108,15 @@ impl Distances {
             if to_flag == u32::from(FAR) || home == u32::from(FAR) { u32::MAX } else { to_flag + home }
         };
         let by_flag = if cells >= u32::from(FAR) { u32::MAX } else { cells.div_ceil(2) };
+        by_flag.min(self.crate_actions(state, player))
+    }
+
+    /// Fewer of its own actions than this cannot give `player` a win by
+    /// destroying crates: each crate takes a break for each stage it has
+    /// left, and a crate still to be placed one more (or its placement,
+    /// when it is the player's own).
+    #[must_use]
+    pub fn crate_actions(&self, state: &GameState, player: Player) -> u32 {
         let need = u32::from(state.rules().crates_to_win.saturating_sub(state.destroyed(player)));
         let mut costs: Vec<u32> = Vec::new();
         for stage in Stage::ALL {
@@ -116,13 +125,37 @@ impl Distances {
         }
         costs.extend(std::iter::repeat_n(4, state.placements_left(player.other()) as usize));
         costs.extend(std::iter::repeat_n(5, state.placements_left(player) as usize));
-        let by_crates = if costs.len() < need as usize {
+        if costs.len() < need as usize {
             u32::MAX
         } else {
             costs.sort_unstable();
             costs[..need as usize].iter().sum()
-        };
-        by_flag.min(by_crates)
+        }
+    }
+}
+
+impl Distances {
+    /// Fewer actions than this, both players' counted, cannot give `player`
+    /// a win: [`Distances::lower_bound`] of its own actions, and an action
+    /// of the opponent's before each of its turns after the current one. A
+    /// turn holds at most one action and the bonus of one pickup (a carrier
+    /// cannot pick the flag up again in its own turn), unless it is already
+    /// under way with bonus actions left.
+    #[must_use]
+    pub fn plies_needed(&self, state: &GameState, player: Player) -> u32 {
+        let own = self.lower_bound(state, player);
+        if own == 0 || own == u32::MAX {
+            return own;
+        }
+        let per_turn = 1 + u32::from(state.rules().flag_bonus_actions);
+        if state.turn() == player {
+            let bonus = u32::from(state.bonus_actions());
+            let now = if bonus > 0 { bonus } else { per_turn };
+            let later = own.saturating_sub(now);
+            own + later.div_ceil(per_turn)
+        } else {
+            own + own.div_ceil(per_turn)
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::runaway::{Runaway, runaway};
 use super::search::{Distances, Verdict};
 use crate::rules::{Action, GameState, Outcome, Player};
 
@@ -16,6 +17,10 @@ struct Known {
     win_within: Option<u32>,
     /// No win within this many actions.
     none_within: Option<u32>,
+    /// The action that settled the position last: the winning action at
+    /// the solver's turn, the refutation at the opponent's. Tried first
+    /// when the position is searched again, deeper.
+    best: Option<Action>,
 }
 
 struct Prover<'a> {
@@ -26,6 +31,9 @@ struct Prover<'a> {
     budget: u64,
     cancel: Option<&'a AtomicBool>,
     aborted: bool,
+    /// Whether a runaway (a walk home the opponent cannot touch) proves a
+    /// win without searching the opponent's replies.
+    runaways: bool,
 }
 
 impl Prover<'_> {
@@ -37,8 +45,12 @@ impl Prover<'_> {
             Some(Outcome::Draw) => return Some(false),
             None => {}
         }
-        if left == 0 || self.distances.lower_bound(state, self.player) > left {
+        if left == 0 || self.distances.plies_needed(state, self.player) > left {
             return Some(false);
+        }
+        let ours = state.turn() == self.player;
+        if ours && self.runaway(state).is_some_and(|r| r.plies <= left) {
+            return Some(true);
         }
         let known = self.table.get(&state.hash()).copied().unwrap_or_default();
         if known.win_within.is_some_and(|d| d <= left) {
@@ -52,18 +64,16 @@ impl Prover<'_> {
             self.aborted = true;
             return None;
         }
-        let ours = state.turn() == self.player;
         let mut result = !ours;
-        for &action in state.legal_actions().iter() {
+        let mut settled_by = None;
+        for action in self.ordered(state, known.best) {
             let mut child = *state;
             child.play_unchecked(action);
             let wins = self.prove(&child, left - 1)?;
-            if ours && wins {
-                result = true;
-                break;
-            }
-            if !ours && !wins {
-                result = false;
+            if ours == wins {
+                // A win found, or a refutation.
+                result = wins;
+                settled_by = Some(action);
                 break;
             }
         }
@@ -73,7 +83,43 @@ impl Prover<'_> {
         } else {
             entry.none_within = Some(entry.none_within.map_or(left, |d| d.max(left)));
         }
+        if settled_by.is_some() {
+            entry.best = settled_by;
+        }
         Some(result)
+    }
+
+    /// `state`'s actions, the likeliest to settle it first: the action
+    /// that settled it before, then at the solver's turn the actions that
+    /// leave it the fewest actions to win, at the opponent's those that
+    /// leave it the most.
+    fn ordered(&self, state: &GameState, best: Option<Action>) -> Vec<Action> {
+        let ours = state.turn() == self.player;
+        let mut scored: Vec<(u32, Action)> = state
+            .legal_actions()
+            .iter()
+            .map(|&action| {
+                let mut child = *state;
+                child.play_unchecked(action);
+                let need = self.distances.plies_needed(&child, self.player);
+                let key = if Some(action) == best {
+                    0
+                } else if ours {
+                    need.saturating_add(1)
+                } else {
+                    u32::MAX - need
+                };
+                (key, action)
+            })
+            .collect();
+        // A stable sort keeps the engine's order among equals.
+        scored.sort_by_key(|&(key, _)| key);
+        scored.into_iter().map(|(_, action)| action).collect()
+    }
+
+    /// The runaway of `state`'s side to move, when runaways are on.
+    fn runaway(&self, state: &GameState) -> Option<Runaway> {
+        if self.runaways { runaway(state, &self.distances) } else { None }
     }
 
     /// A line of a proved win: the winning action at the solver's turns,
@@ -85,6 +131,13 @@ impl Prover<'_> {
         while state.outcome().is_none() && left > 0 {
             let ours = state.turn() == self.player;
             let mut chosen = None;
+            if ours && let Some(walk) = self.runaway(&state).filter(|r| r.plies <= left) {
+                // The walk home, whatever the opponent does; it answers
+                // with the action that leaves the walker the most to do.
+                let reply = |s: &GameState| self.ordered(s, None).first().copied().unwrap_or(Action::Pass);
+                line.extend(walk.line(&state, reply));
+                break;
+            }
             for &action in state.legal_actions().iter() {
                 let mut child = state;
                 child.play_unchecked(action);
@@ -117,6 +170,23 @@ impl Prover<'_> {
 /// Returns the verdict and the positions searched.
 #[must_use]
 pub fn solve(state: &GameState, depth: u32, budget: u64, cancel: Option<&AtomicBool>) -> (Verdict, u64) {
+    solve_with(state, depth, budget, cancel, true)
+}
+
+/// [`solve`] without runaways: every reply of the opponent is searched.
+/// The plain reference that benchmarks and tests compare with.
+#[must_use]
+pub fn solve_plain(state: &GameState, depth: u32, budget: u64) -> (Verdict, u64) {
+    solve_with(state, depth, budget, None, false)
+}
+
+fn solve_with(
+    state: &GameState,
+    depth: u32,
+    budget: u64,
+    cancel: Option<&AtomicBool>,
+    runaways: bool,
+) -> (Verdict, u64) {
     let mut prover = Prover {
         player: state.turn(),
         distances: Distances::new(state),
@@ -125,9 +195,17 @@ pub fn solve(state: &GameState, depth: u32, budget: u64, cancel: Option<&AtomicB
         budget,
         cancel,
         aborted: false,
+        runaways,
     };
     if state.is_over() {
         return (Verdict::Disproved, 0);
+    }
+    // A runaway at the start proves a win at once; deepening would spend
+    // the budget proving that no shorter one exists.
+    if let Some(walk) = prover.runaway(state).filter(|r| r.plies <= depth) {
+        let line = prover.line(state, walk.plies);
+        debug_assert!(replays_to_a_win(state, &line), "a runaway's line wins");
+        return (Verdict::Proved { line }, prover.nodes);
     }
     // Deepening finds the shortest forced win first.
     for left in 1..=depth {
@@ -141,4 +219,97 @@ pub fn solve(state: &GameState, depth: u32, budget: u64, cancel: Option<&AtomicB
         }
     }
     if prover.aborted { (Verdict::Unknown, prover.nodes) } else { (Verdict::Disproved, prover.nodes) }
+}
+
+/// Whether `line` played from `state` ends in a win of its side to move.
+fn replays_to_a_win(state: &GameState, line: &[Action]) -> bool {
+    let mover = state.turn();
+    let mut state = *state;
+    line.iter().all(|&a| state.play(a).is_ok())
+        && matches!(state.outcome(), Some(Outcome::Win { winner, .. }) if winner == mover)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng as _, SeedableRng as _};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::analysis::runaway::runaway;
+    use crate::level::Pack;
+    use crate::level::format::parse_pack;
+
+    /// Positions of random games on the bundled and the flawed levels.
+    fn positions() -> Vec<GameState> {
+        let flawed = parse_pack(include_str!("../../mazes/flawed.toml")).pack.expect("the flawed pack reads");
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut out = Vec::new();
+        for pack in [Pack::bundled(), flawed] {
+            for level in &pack.levels {
+                let start = level.start_state(pack.rules).expect("a valid level");
+                for _ in 0..40 {
+                    let mut state = start;
+                    for _ in 0..rng.random_range(0..40) {
+                        let legal = state.legal_actions();
+                        if state.is_over() || legal.is_empty() {
+                            break;
+                        }
+                        out.push(state);
+                        state.play_unchecked(legal[rng.random_range(0..legal.len())]);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A runaway is a proof: its walk wins against any replies within its
+    /// length, and where the exhaustive search can settle the position
+    /// without runaways, it proves a win within that length too.
+    #[test]
+    fn a_runaway_wins_against_every_reply() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let (mut found, mut searched) = (0, 0);
+        for state in positions() {
+            let distances = Distances::new(&state);
+            let Some(walk) = runaway(&state, &distances) else { continue };
+            found += 1;
+            let mover = state.turn();
+            for _ in 0..8 {
+                let seed = rng.random::<u64>();
+                let replies = std::cell::RefCell::new(ChaCha8Rng::seed_from_u64(seed));
+                let line = walk.line(&state, |s| {
+                    let legal = s.legal_actions();
+                    legal[replies.borrow_mut().random_range(0..legal.len())]
+                });
+                let mut end = state;
+                for &action in &line {
+                    end.play(action).expect("the line is legal");
+                }
+                assert!(
+                    matches!(end.outcome(), Some(Outcome::Win { winner, .. }) if winner == mover),
+                    "the walk {:?} lost its way: {line:?}",
+                    walk.walk
+                );
+                assert!(line.len() as u32 <= walk.plies, "{} > {}", line.len(), walk.plies);
+            }
+            if walk.plies <= 9 {
+                let mut prover = Prover {
+                    player: mover,
+                    distances,
+                    table: HashMap::new(),
+                    nodes: 0,
+                    budget: 200_000,
+                    cancel: None,
+                    aborted: false,
+                    runaways: false,
+                };
+                if let Some(proved) = prover.prove(&state, walk.plies) {
+                    assert!(proved, "the search finds no win within {} actions", walk.plies);
+                    searched += 1;
+                }
+            }
+        }
+        assert!(found >= 100 && searched >= 30, "{found} runaways, {searched} searched");
+    }
 }
