@@ -365,7 +365,11 @@ fn a_referee_settles_a_disagreement_with_one_pairing_on_its_side() {
     let ahead = BalanceCheck::refereed("level", vec![first_ahead(), straddling()], first_ahead(), None);
     assert_eq!((ahead.verdict, ahead.favoured), (BalanceVerdict::Unbalanced, Some(1)));
     assert!(ahead.pairings_disagree && ahead.refereed && ahead.runs.len() == 3);
-    assert!(ahead.summary().contains("disagreed; the referee settled it"), "{}", ahead.summary());
+    assert!(
+        ahead.summary().contains("disagreed, unable to tell, and the referee settled it"),
+        "{}",
+        ahead.summary()
+    );
     let even_check = BalanceCheck::refereed("level", vec![first_ahead(), even()], even(), None);
     assert_eq!(even_check.verdict, BalanceVerdict::Balanced);
     let unsure = BalanceCheck::refereed("level", vec![first_ahead(), even()], straddling(), None);

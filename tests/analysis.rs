@@ -128,7 +128,38 @@ fn a011_forced_wins_of_the_flawed_pack_at_the_default_budget() {
     }
     // A walk home the opponent can block proves nothing by itself.
     let start = pack.level("through-the-enemy").unwrap().start_state(pack.rules).unwrap();
-    assert!(pushcrate::analysis::runaway(&start, &pushcrate::analysis::Distances::new(&start)).is_none());
+    assert!(pushcrate::analysis::runaway(&start).is_none());
+}
+
+/// A012: the first mover's way to the flag is all cells that cut its
+/// route, and the opponent is no nearer: it surely picks the flag up
+/// first. With a second way round, a crate could slow it, and nothing is
+/// said. On the bundled pack it is `maze` alone (every strong game a
+/// first-player win); `serpent`'s two-wide bends can be blocked.
+#[test]
+fn a012_a_sure_first_pickup() {
+    let sure = drawn("# # 2 # #\n# # . # #\n. . F . .\n# # . # #\n# # 1 # #");
+    let round = drawn("# # 2 # #\n# # . # #\n. . F . .\n# . . # #\n# . 1 # #");
+    let report = analyse(&sure);
+    triggers(FindingCode::SureFlag, &report, &analyse(&round));
+    let finding = report.findings.iter().find(|f| f.code == FindingCode::SureFlag).unwrap();
+    assert!(
+        finding.message.starts_with("player 1 surely picks the flag up first, on action 3"),
+        "{}",
+        finding.message
+    );
+    let Some(pushcrate::analysis::Witness::Path { cells }) = &finding.witness else { panic!("no path") };
+    assert_eq!(cells.iter().map(ToString::to_string).collect::<Vec<_>>(), ["c1", "c2", "c3"]);
+    let pack = Pack::bundled();
+    let warned: Vec<&str> = pack
+        .levels
+        .iter()
+        .filter(|l| {
+            codes(&analyze_level(l, pack.rules, &AnalysisOptions::default())).contains(&FindingCode::SureFlag)
+        })
+        .map(|l| l.id.as_str())
+        .collect();
+    assert_eq!(warned, ["maze"]);
 }
 
 #[test]

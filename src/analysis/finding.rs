@@ -66,6 +66,7 @@ finding_codes! {
     RouteCutByCrates = "A002", Warning, "Initial crates cut a route; the path rule will not protect it until they break.";
     UnfairRace = "A010", Warning, "One player reaches the flag two or more actions before the other.";
     ForcedWin = "A011", Warning, "The solver proves that the player to move at the start forces a win, whatever the opponent does.";
+    SureFlag = "A012", Warning, "The player to move at the start surely picks the flag up first: its way there runs over cells no crate may ever take, and the opponent cannot get in its way in time.";
     Chokepoint = "A020", Warning, "A sole-path cell lies on both players' routes: one crate fight decides both.";
     FlagInDeadEnd = "A021", Warning, "The flag lies in a dead end: one cell besides it lies on every route.";
     GoalThroughStart = "A022", Warning, "A player's goal is reachable only through the opponent's start square.";

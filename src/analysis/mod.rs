@@ -22,7 +22,7 @@ pub use fence::{Fence, fence_line, fences, stall_line};
 pub(crate) use finding::action_names;
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
-pub use runaway::{Runaway, runaway};
+pub use runaway::{Runaway, runaway, sure_pickup};
 pub use search::{Distances, SearchLimits, Verdict, can_win_within, exhaust_dead, is_dead};
 pub use solver::{solve, solve_plain};
 pub use standoff::{Standoff, standoff};
@@ -455,6 +455,24 @@ fn race(state: &GameState, graph: &MazeGraph, report: &mut LevelReport) {
         (2, one.reaches_flag_on_action - two.reaches_flag_on_action)
     };
     report.race = Some(Race { legs: [one, two], first_to_flag: first, lead });
+    if lead < 2
+        && let Some(walk) = sure_pickup(state)
+    {
+        // A lead of the first mover's tempo alone, but one nothing can
+        // take away.
+        let mover = state.turn().number();
+        report.findings.push(
+            Finding::new(
+                FindingCode::SureFlag,
+                format!(
+                    "player {mover} surely picks the flag up first, on action {}: every cell of its way there cuts its route, so no crate may ever stand on it, and player {} cannot get in its way in time",
+                    walk.plies,
+                    state.turn().other().number()
+                ),
+            )
+            .witness(Witness::Path { cells: std::iter::once(state.position(state.turn())).chain(walk.walk).collect() }),
+        );
+    }
     if lead >= 2 {
         report.findings.push(Finding::new(
             FindingCode::UnfairRace,

@@ -22,15 +22,17 @@
 //! hold, or a walk through a cell that does not cut, and there is no
 //! runaway: the search decides.
 
-use super::search::Distances;
+use super::search::crate_actions;
 use crate::rules::{Action, Bitboard, Cell, GameState, Route};
 
 /// A proved runaway.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Runaway {
-    /// The actions, both players' counted, within which the walk wins.
+    /// The actions, both players' counted, within which the walk wins
+    /// (or, for a sure pickup, picks the flag up).
     pub plies: u32,
-    /// The cells the walker steps onto, in order, the last a goal cell.
+    /// The cells the walker steps onto, in order, the last a goal cell
+    /// (or, for a sure pickup, the flag's).
     pub walk: Vec<Cell>,
 }
 
@@ -64,7 +66,24 @@ impl Runaway {
 /// The runaway of the side to move of `state`, when it has one: a walk
 /// home with the flag that surely wins.
 #[must_use]
-pub fn runaway(state: &GameState, distances: &Distances) -> Option<Runaway> {
+pub fn runaway(state: &GameState) -> Option<Runaway> {
+    walk_ahead(state, true)
+}
+
+/// A sure pickup of the side to move of `state`, when it has one: a walk
+/// to the lying flag, under the same two conditions as a runaway, that
+/// picks it up first whatever the opponent does. (Whether the walker then
+/// gets home is another question.)
+#[must_use]
+pub fn sure_pickup(state: &GameState) -> Option<Runaway> {
+    if state.carrier().is_some() {
+        return None;
+    }
+    walk_ahead(state, false)
+}
+
+/// The walk of a runaway (`home`) or of a sure pickup.
+fn walk_ahead(state: &GameState, home: bool) -> Option<Runaway> {
     let me = state.turn();
     let them = me.other();
     if state.is_over() || state.carrier() == Some(them) {
@@ -93,7 +112,7 @@ pub fn runaway(state: &GameState, distances: &Distances) -> Option<Runaway> {
         pickup = Some(walk.len() - 1);
     }
     let from = if carrying { here } else { flag };
-    if !goals.has(from) {
+    if home && !goals.has(from) {
         let home = shortest_path(from, goals, open)?;
         if !cuts_all(&home, from, goals, floor) {
             return None;
@@ -101,7 +120,7 @@ pub fn runaway(state: &GameState, distances: &Distances) -> Option<Runaway> {
         walk.extend(home);
     }
     let &last = walk.last()?;
-    if !goals.has(last) {
+    if if home { !goals.has(last) } else { pickup != Some(walk.len() - 1) } {
         return None;
     }
     // The opponent's steps, walls alone: it cannot be quicker.
@@ -143,7 +162,7 @@ pub fn runaway(state: &GameState, distances: &Distances) -> Option<Runaway> {
             in_turn = 1;
         }
     }
-    if distances.crate_actions(state, them) <= answers {
+    if crate_actions(state, them) <= answers {
         return None;
     }
     Some(Runaway { plies, walk })

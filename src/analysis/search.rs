@@ -108,29 +108,29 @@ impl Distances {
             if to_flag == u32::from(FAR) || home == u32::from(FAR) { u32::MAX } else { to_flag + home }
         };
         let by_flag = if cells >= u32::from(FAR) { u32::MAX } else { cells.div_ceil(2) };
-        by_flag.min(self.crate_actions(state, player))
+        by_flag.min(crate_actions(state, player))
     }
+}
 
-    /// Fewer of its own actions than this cannot give `player` a win by
-    /// destroying crates: each crate takes a break for each stage it has
-    /// left, and a crate still to be placed one more (or its placement,
-    /// when it is the player's own).
-    #[must_use]
-    pub fn crate_actions(&self, state: &GameState, player: Player) -> u32 {
-        let need = u32::from(state.rules().crates_to_win.saturating_sub(state.destroyed(player)));
-        let mut costs: Vec<u32> = Vec::new();
-        for stage in Stage::ALL {
-            let breaks = 4 - stage.index() as u32;
-            costs.extend(std::iter::repeat_n(breaks, state.crates(stage).count() as usize));
-        }
-        costs.extend(std::iter::repeat_n(4, state.placements_left(player.other()) as usize));
-        costs.extend(std::iter::repeat_n(5, state.placements_left(player) as usize));
-        if costs.len() < need as usize {
-            u32::MAX
-        } else {
-            costs.sort_unstable();
-            costs[..need as usize].iter().sum()
-        }
+/// Fewer of its own actions than this cannot give `player` a win by
+/// destroying crates: each crate takes a break for each stage it has left,
+/// and a crate still to be placed one more (or its placement, when it is
+/// the player's own).
+#[must_use]
+pub fn crate_actions(state: &GameState, player: Player) -> u32 {
+    let need = u32::from(state.rules().crates_to_win.saturating_sub(state.destroyed(player)));
+    let mut costs: Vec<u32> = Vec::new();
+    for stage in Stage::ALL {
+        let breaks = 4 - stage.index() as u32;
+        costs.extend(std::iter::repeat_n(breaks, state.crates(stage).count() as usize));
+    }
+    costs.extend(std::iter::repeat_n(4, state.placements_left(player.other()) as usize));
+    costs.extend(std::iter::repeat_n(5, state.placements_left(player) as usize));
+    if costs.len() < need as usize {
+        u32::MAX
+    } else {
+        costs.sort_unstable();
+        costs[..need as usize].iter().sum()
     }
 }
 

@@ -119,7 +119,7 @@ impl Prover<'_> {
 
     /// The runaway of `state`'s side to move, when runaways are on.
     fn runaway(&self, state: &GameState) -> Option<Runaway> {
-        if self.runaways { runaway(state, &self.distances) } else { None }
+        if self.runaways { runaway(state) } else { None }
     }
 
     /// A line of a proved win: the winning action at the solver's turns,
@@ -272,7 +272,7 @@ mod tests {
         let (mut found, mut searched) = (0, 0);
         for state in positions() {
             let distances = Distances::new(&state);
-            let Some(walk) = runaway(&state, &distances) else { continue };
+            let Some(walk) = runaway(&state) else { continue };
             found += 1;
             let mover = state.turn();
             for _ in 0..8 {

@@ -129,7 +129,9 @@ fn finding_text(out: &mut String, finding: &Finding, board: Option<&crate::rules
     }
     match &finding.witness {
         Some(Witness::Path { cells }) => {
-            out.push_str(&format!("  path: {}\n", cell_list(cells.iter().copied().collect())))
+            // In walking order, not sorted like a set of cells.
+            let walk: Vec<String> = cells.iter().map(ToString::to_string).collect();
+            out.push_str(&format!("  path: {}\n", walk.join(" ")));
         }
         Some(Witness::Cut { region }) => {
             out.push_str(&format!("  region: {}\n", cell_list(region.iter().copied().collect())));

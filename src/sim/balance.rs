@@ -262,9 +262,16 @@ impl BalanceCheck {
                 .runs
                 .iter()
                 .filter(|r| !holding.iter().any(|h| std::ptr::eq(*h, *r)))
-                .map(|r| format!("{}: {}", r.agents[0], side_name(r.leaning())))
+                .map(|r| {
+                    let found = match r.leaning() {
+                        Some(0) => "finding it balanced".to_owned(),
+                        Some(p) => format!("finding player {p} ahead"),
+                        None => "unable to tell".to_owned(),
+                    };
+                    format!("{} disagreed, {found}", r.agents[0])
+                })
                 .collect();
-            format!(" ({} disagreed; the referee settled it)", others.join("; "))
+            format!("; {}, and the referee settled it", others.join("; "))
         } else {
             String::new()
         };
