@@ -21,12 +21,36 @@
 use super::graph::MazeGraph;
 use crate::rules::{Bitboard, Cell, Dir, GameState, JumpRule, Player};
 
+/// Each cell's floor neighbours, in the order of [`Dir::ALL`]: the
+/// pursuit asks for them millions of times, so they are looked up once.
+struct Steps([[Option<Cell>; 4]; Cell::COUNT]);
+
+impl Steps {
+    fn new(floor: Bitboard) -> Steps {
+        let mut out = [[None; 4]; Cell::COUNT];
+        for cell in floor {
+            for (i, dir) in Dir::ALL.into_iter().enumerate() {
+                out[cell.index()][i] = cell.offset(dir).filter(|&c| floor.has(c));
+            }
+        }
+        Steps(out)
+    }
+
+    fn get(&self, cell: Cell, dir: usize) -> Option<Cell> {
+        self.0[cell.index()][dir]
+    }
+}
+
+/// The index in [`Dir::ALL`] of the directions perpendicular to the one
+/// at `dir`.
+const PERPENDICULAR: [[usize; 2]; 4] = [[3, 1], [2, 0], [3, 1], [2, 0]];
+
 /// The moves of a token on `from` with the other token on `other`: steps
 /// onto free floor, and jumps over `other` under `jump`.
-fn moves(floor: Bitboard, jump: JumpRule, from: Cell, other: Cell, out: &mut Vec<Cell>) {
+fn moves(steps: &Steps, jump: JumpRule, from: Cell, other: Cell, out: &mut Vec<Cell>) {
     out.clear();
-    for dir in Dir::ALL {
-        let Some(next) = from.offset(dir).filter(|&c| floor.has(c)) else { continue };
+    for (dir, sides) in PERPENDICULAR.iter().enumerate() {
+        let Some(next) = steps.get(from, dir) else { continue };
         if next != other {
             out.push(next);
             continue;
@@ -34,11 +58,11 @@ fn moves(floor: Bitboard, jump: JumpRule, from: Cell, other: Cell, out: &mut Vec
         if jump == JumpRule::None {
             continue;
         }
-        match next.offset(dir).filter(|&c| floor.has(c)) {
+        match steps.get(next, dir) {
             Some(beyond) => out.push(beyond),
             None if jump == JumpRule::Diagonal => {
-                for side in dir.perpendicular() {
-                    if let Some(beside) = next.offset(side).filter(|&c| floor.has(c)) {
+                for &side in sides {
+                    if let Some(beside) = steps.get(next, side) {
                         out.push(beside);
                     }
                 }
@@ -55,7 +79,7 @@ fn adjacent(a: Cell, b: Cell) -> bool {
 /// The pursuit game of one carrier against one guard on a board's floor,
 /// solved backwards from the goal.
 struct Pursuit {
-    floor: Bitboard,
+    steps: Steps,
     jump: JumpRule,
     goals: Bitboard,
     /// Each floor cell's place in the state numbering.
@@ -81,7 +105,7 @@ impl Pursuit {
             slot[c.index()] = i as u32;
         }
         let mut game = Pursuit {
-            floor,
+            steps: Steps::new(floor),
             jump: state.rules().jump,
             goals: state.goals(carrier),
             slot,
@@ -114,7 +138,7 @@ impl Pursuit {
                 // The carrier to move: a move onto a goal wins at once; a
                 // carrier with no move passes.
                 let me = self.id(c, g, 0);
-                moves(self.floor, self.jump, c, g, &mut buf);
+                moves(&self.steps, self.jump, c, g, &mut buf);
                 if buf.iter().any(|&n| self.goals.has(n)) {
                     carrier_won.push(me);
                 }
@@ -132,7 +156,7 @@ impl Pursuit {
                     guard_won.push(me);
                     continue;
                 }
-                moves(self.floor, self.jump, g, c, &mut buf);
+                moves(&self.steps, self.jump, g, c, &mut buf);
                 if buf.is_empty() {
                     buf.push(g);
                 }
@@ -193,7 +217,7 @@ impl Pursuit {
         for _ in 0..bonus {
             let mut next = Vec::new();
             for &c in &here {
-                moves(self.floor, self.jump, c, guard, &mut buf);
+                moves(&self.steps, self.jump, c, guard, &mut buf);
                 for &n in &buf {
                     if self.goals.has(n) {
                         return Outcome::Home;
