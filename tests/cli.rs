@@ -269,6 +269,13 @@ fn solve_proves_and_disproves() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("disproved"));
+    // A walk home that nothing can stop is proved with no search.
+    pushcrate()
+        .args(["solve", "mazes/flawed.toml", "--level", "pockets", "--depth", "40"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("proved: player 1 forces a win within 13 actions: e2 "))
+        .stdout(predicate::str::contains("(a runaway: a walk home nothing can stop, no position searched)"));
     let json = pushcrate()
         .args(["solve", "@default", "--level", "open", "--depth", "20", "--budget", "50", "--format", "json"])
         .output()

@@ -1,8 +1,12 @@
 //! The solver: is there a forced win for the side to move within N
 //! actions? An AND-OR proof search: at the solver's moves one action must
-//! win, at the opponent's every reply must lose. The lower bound of the
-//! analysis prunes lines that cannot win in time; a table remembers what is
-//! proved. Answers are proved (with a line), disproved, or unknown.
+//! win, at the opponent's every reply must lose. A lower bound on the
+//! actions a win needs, both players' counted, prunes lines that cannot win
+//! in time; actions are tried likeliest first (the one that settled the
+//! position before, then by that bound); a table remembers what is proved;
+//! and a runaway (`super::runaway`) proves a position of the solver's
+//! without searching the opponent's replies. Answers are proved (with a
+//! line), disproved, or unknown.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

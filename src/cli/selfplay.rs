@@ -336,6 +336,12 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
         OutputFormat::Text => {
             let mover = state.turn();
             let line = match &verdict {
+                // Only a runaway proves a win with no position searched.
+                Verdict::Proved { line } if nodes == 0 => format!(
+                    "proved: {mover} forces a win within {} actions: {} (a runaway: a walk home nothing can stop, no position searched)",
+                    line.len(),
+                    format_actions(line)
+                ),
                 Verdict::Proved { line } => format!(
                     "proved: {mover} forces a win within {} actions: {} ({nodes} positions)",
                     line.len(),
