@@ -328,14 +328,30 @@ fn report_with(wins: u32, games: u32) -> Report {
     Report::new("level", ["a".into(), "b".into()], Player::One, &results, false)
 }
 
+/// 400 distinct games with the first player's score within 40–60%.
+fn even() -> Report {
+    report_with(200, 400)
+}
+
+/// The first player clearly ahead.
+fn first_ahead() -> Report {
+    report_with(320, 400)
+}
+
+/// The second player clearly ahead.
+fn second_ahead() -> Report {
+    report_with(80, 400)
+}
+
+/// An interval across the 60% edge.
+fn straddling() -> Report {
+    report_with(230, 400)
+}
+
 /// A level is balanced or unbalanced only when every pairing says so; a
 /// disagreement, or an interval across an edge of 40–60%, is uncertain.
 #[test]
 fn the_balance_verdict_needs_every_pairing_to_agree() {
-    let even = || report_with(200, 400);
-    let first_ahead = || report_with(320, 400);
-    let second_ahead = || report_with(80, 400);
-    let straddling = || report_with(230, 400);
     let check = |runs: Vec<Report>| BalanceCheck::new("level", runs, None);
     let both_even = check(vec![even(), even()]);
     assert_eq!((both_even.verdict, both_even.pairings_disagree), (BalanceVerdict::Balanced, false));
@@ -358,10 +374,6 @@ fn the_balance_verdict_needs_every_pairing_to_agree() {
 /// disagreed; a referee that shares no pairing's side leaves it uncertain.
 #[test]
 fn a_referee_settles_a_disagreement_with_one_pairing_on_its_side() {
-    let even = || report_with(200, 400);
-    let first_ahead = || report_with(320, 400);
-    let second_ahead = || report_with(80, 400);
-    let straddling = || report_with(230, 400);
     let ahead = BalanceCheck::refereed("level", vec![first_ahead(), straddling()], first_ahead(), None);
     assert_eq!((ahead.verdict, ahead.favoured), (BalanceVerdict::Unbalanced, Some(1)));
     assert!(ahead.pairings_disagree && ahead.refereed && ahead.runs.len() == 3);

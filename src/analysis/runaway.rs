@@ -22,7 +22,7 @@
 //! hold, or a walk through a cell that does not cut, and there is no
 //! runaway: the search decides.
 
-use super::search::crate_actions;
+use super::search::{FAR, bfs, crate_actions};
 use crate::rules::{Action, Bitboard, Cell, GameState, Route};
 
 /// A proved runaway.
@@ -124,13 +124,14 @@ fn walk_ahead(state: &GameState, home: bool) -> Option<Runaway> {
         return None;
     }
     // The opponent's steps, walls alone: it cannot be quicker.
-    let near = steps_from(state.position(them), floor);
-    let nearest = |cells: Bitboard| cells.iter().map(|c| near[c.index()]).min().unwrap_or(u32::MAX);
+    let steps = bfs(Bitboard::from_cell(state.position(them)), floor);
+    let near = |c: Cell| if steps[c.index()] == FAR { u32::MAX } else { u32::from(steps[c.index()]) };
+    let nearest = |cells: Bitboard| cells.iter().map(near).min().unwrap_or(u32::MAX);
     // `ahead[i]`: the fewest steps the opponent needs to reach a cell the
     // walker still steps onto from step `i` on.
     let mut ahead = vec![u32::MAX; walk.len() + 1];
     for i in (0..walk.len()).rev() {
-        ahead[i] = ahead[i + 1].min(near[walk[i].index()]);
+        ahead[i] = ahead[i + 1].min(near(walk[i]));
     }
     // Play the walk turn by turn. Before each turn the opponent has
     // answered `answers` times: it must not stand on the cells still to
@@ -198,24 +199,6 @@ fn cuts_all(path: &[Cell], from: Cell, to: Bitboard, floor: Bitboard) -> bool {
         let without = floor - Bitboard::from_cell(cell);
         !(Bitboard::fill(Bitboard::from_cell(from), without) & to).any()
     })
-}
-
-/// Steps from `from` to every cell over `floor`; `u32::MAX` where there is
-/// no way.
-fn steps_from(from: Cell, floor: Bitboard) -> [u32; Cell::COUNT] {
-    let mut out = [u32::MAX; Cell::COUNT];
-    let mut ring = Bitboard::from_cell(from) & floor;
-    let mut seen = ring;
-    let mut d = 0;
-    while ring.any() {
-        for c in ring {
-            out[c.index()] = d;
-        }
-        ring = ring.dilate() & (floor - seen);
-        seen |= ring;
-        d += 1;
-    }
-    out
 }
 
 #[cfg(test)]

@@ -46,9 +46,12 @@ pub struct Distances {
     to_goals: [[u8; Cell::COUNT]; 2],
 }
 
-const FAR: u8 = u8::MAX;
+/// No way there.
+pub(super) const FAR: u8 = u8::MAX;
 
-fn bfs(seed: Bitboard, floor: Bitboard) -> [u8; Cell::COUNT] {
+/// Steps from `seed` to every cell over `floor`; [`FAR`] where there is
+/// no way.
+pub(super) fn bfs(seed: Bitboard, floor: Bitboard) -> [u8; Cell::COUNT] {
     let mut out = [FAR; Cell::COUNT];
     let mut seen = seed & floor;
     let mut frontier = seen;
@@ -110,31 +113,7 @@ impl Distances {
         let by_flag = if cells >= u32::from(FAR) { u32::MAX } else { cells.div_ceil(2) };
         by_flag.min(crate_actions(state, player))
     }
-}
 
-/// Fewer of its own actions than this cannot give `player` a win by
-/// destroying crates: each crate takes a break for each stage it has left,
-/// and a crate still to be placed one more (or its placement, when it is
-/// the player's own).
-#[must_use]
-pub fn crate_actions(state: &GameState, player: Player) -> u32 {
-    let need = u32::from(state.rules().crates_to_win.saturating_sub(state.destroyed(player)));
-    let mut costs: Vec<u32> = Vec::new();
-    for stage in Stage::ALL {
-        let breaks = 4 - stage.index() as u32;
-        costs.extend(std::iter::repeat_n(breaks, state.crates(stage).count() as usize));
-    }
-    costs.extend(std::iter::repeat_n(4, state.placements_left(player.other()) as usize));
-    costs.extend(std::iter::repeat_n(5, state.placements_left(player) as usize));
-    if costs.len() < need as usize {
-        u32::MAX
-    } else {
-        costs.sort_unstable();
-        costs[..need as usize].iter().sum()
-    }
-}
-
-impl Distances {
     /// Fewer actions than this, both players' counted, cannot give `player`
     /// a win: [`Distances::lower_bound`] of its own actions, and an action
     /// of the opponent's before each of its turns after the current one. A
@@ -156,6 +135,28 @@ impl Distances {
         } else {
             own + own.div_ceil(per_turn)
         }
+    }
+}
+
+/// Fewer of its own actions than this cannot give `player` a win by
+/// destroying crates: each crate takes a break for each stage it has left,
+/// and a crate still to be placed one more (or its placement, when it is
+/// the player's own).
+#[must_use]
+pub fn crate_actions(state: &GameState, player: Player) -> u32 {
+    let need = u32::from(state.rules().crates_to_win.saturating_sub(state.destroyed(player)));
+    let mut costs: Vec<u32> = Vec::new();
+    for stage in Stage::ALL {
+        let breaks = 4 - stage.index() as u32;
+        costs.extend(std::iter::repeat_n(breaks, state.crates(stage).count() as usize));
+    }
+    costs.extend(std::iter::repeat_n(4, state.placements_left(player.other()) as usize));
+    costs.extend(std::iter::repeat_n(5, state.placements_left(player) as usize));
+    if costs.len() < need as usize {
+        u32::MAX
+    } else {
+        costs.sort_unstable();
+        costs[..need as usize].iter().sum()
     }
 }
 

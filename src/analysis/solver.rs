@@ -52,16 +52,17 @@ impl Prover<'_> {
         if left == 0 || self.distances.plies_needed(state, self.player) > left {
             return Some(false);
         }
-        let ours = state.turn() == self.player;
-        if ours && self.runaway(state).is_some_and(|r| r.plies <= left) {
-            return Some(true);
-        }
         let known = self.table.get(&state.hash()).copied().unwrap_or_default();
         if known.win_within.is_some_and(|d| d <= left) {
             return Some(true);
         }
         if known.none_within.is_some_and(|d| d >= left) {
             return Some(false);
+        }
+        // After the table: a runaway costs a few flood fills.
+        let ours = state.turn() == self.player;
+        if ours && self.runaway(state).is_some_and(|r| r.plies <= left) {
+            return Some(true);
         }
         self.nodes += 1;
         if self.nodes > self.budget || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {

@@ -204,17 +204,16 @@ impl BalanceCheck {
         }
     }
 
-    /// The reports of the pairings that hold the verdict: every run, or
-    /// where the referee settled a disagreement, the referee and the runs
-    /// on its side.
-    fn holding(&self) -> Vec<&Report> {
-        let referee = self.refereed.then(|| self.runs.last()).flatten();
-        match referee {
+    /// The reports that hold the verdict, and those that disagreed with
+    /// it: where the referee settled a disagreement, the runs on its side
+    /// and the others; else every run, and none.
+    fn sides(&self) -> (Vec<&Report>, Vec<&Report>) {
+        match self.runs.last().filter(|_| self.refereed) {
             Some(referee) => {
                 let side = referee.leaning();
-                self.runs.iter().filter(|r| r.leaning() == side).collect()
+                self.runs.iter().partition(|r| r.leaning() == side)
             }
-            None => self.runs.iter().collect(),
+            None => (self.runs.iter().collect(), Vec::new()),
         }
     }
 
@@ -254,14 +253,12 @@ impl BalanceCheck {
     pub fn summary(&self) -> String {
         let names =
             |runs: &[&Report]| runs.iter().map(|r| r.agents[0].as_str()).collect::<Vec<_>>().join(" and ");
-        let holding = self.holding();
+        let (holding, dissent) = self.sides();
         let pairings = names(&holding);
         // Who disagreed, when the referee settled it.
         let overruled = if self.refereed {
-            let others: Vec<String> = self
-                .runs
+            let others: Vec<String> = dissent
                 .iter()
-                .filter(|r| !holding.iter().any(|h| std::ptr::eq(*h, *r)))
                 .map(|r| {
                     let found = match r.leaning() {
                         Some(0) => "finding it balanced".to_owned(),
