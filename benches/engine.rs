@@ -139,6 +139,7 @@ fn balance_run_2400_greedy(bencher: Bencher, id: &str) {
         max_actions: 300,
         threads: 2,
         opening: 0,
+        sequential: None,
     };
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     bencher.counter(ItemsCount::new(2400usize)).bench(|| pushcrate::sim::run(&state, &config, &|| {}, &stop));

@@ -139,6 +139,7 @@ fn config(threads: usize, games: u32) -> Config {
         max_actions: 300,
         threads,
         opening: 0,
+        sequential: None,
     }
 }
 
@@ -277,8 +278,15 @@ fn repeated_games_are_one_observation() {
     let start = bundled("serpent");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy = "greedy".parse().unwrap();
-    let config =
-        Config { agents: [greedy, greedy], games: 20, seed: 1, max_actions: 300, threads: 1, opening: 0 };
+    let config = Config {
+        agents: [greedy, greedy],
+        games: 20,
+        seed: 1,
+        max_actions: 300,
+        threads: 1,
+        opening: 0,
+        sequential: None,
+    };
     let results = sim::run(&start, &config, &|| {}, &stop);
     let report = Report::new("serpent", ["a".into(), "b".into()], Player::One, &results, false);
     assert_eq!(report.games, 20);
@@ -295,19 +303,75 @@ fn a_forced_win_settles_the_balance_check() {
     let start = bundled("tiny");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
-    let config =
-        Config { agents: [greedy, greedy], games: 10, seed: 1, max_actions: 300, threads: 1, opening: 0 };
+    let config = Config {
+        agents: [greedy, greedy],
+        games: 10,
+        seed: 1,
+        max_actions: 300,
+        threads: 1,
+        opening: 0,
+        sequential: None,
+    };
+    let ticks = std::sync::Mutex::new(Vec::new());
+    let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
     let (check, games) =
-        sim::check_balance(&start, "tiny", sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
+        sim::check_balance(&start, "tiny", sim::Plan::only(&[[greedy, greedy]]), &config, &record, &stop);
     let forced = check.forced_win.as_ref().expect("the solver settles tiny");
     assert_eq!((forced.player, forced.line.len()), (1, 5));
     assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Decided, Some(1)));
-    assert_eq!((check.runs.len(), games[0].len()), (1, 10));
+    // A proof needs no game: none is played, and the games announced are
+    // taken back.
+    assert_eq!((check.runs.len(), games.len()), (0, 0));
+    assert_eq!(ticks.into_inner().unwrap(), vec![sim::Tick::FewerGames(10)]);
+    assert!(
+        check.summary().starts_with("decided: player 1 forces a win in 5 actions"),
+        "{}",
+        check.summary()
+    );
     let open = bundled("open");
     let (check, _) =
         sim::check_balance(&open, "open", sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     assert!(check.forced_win.is_none());
     assert_ne!(check.verdict, BalanceVerdict::Decided);
+}
+
+/// The sequential check stops each pairing once its test is settled: on
+/// `maze`, which the first player wins, hard stops long before its
+/// cap, the report counts only the games played, the progress is told of
+/// every game, of the test after each batch and of the games not played,
+/// and one or two threads give the same check.
+#[test]
+fn the_sequential_check_stops_at_its_verdict_whatever_the_threads() {
+    let start = bundled("maze");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let hard: Agent = "hard".parse().unwrap();
+    let pairings = [[hard, hard]];
+    let run = |threads: usize| {
+        let config = Config {
+            threads,
+            sequential: Some(sim::Design::DEFAULT),
+            ..Config::fixed([hard, hard], sim::SEQUENTIAL_CAP)
+        };
+        let ticks = std::sync::Mutex::new(Vec::new());
+        let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
+        let (check, games) =
+            sim::check_balance(&start, "maze", sim::Plan::only(&pairings), &config, &record, &stop);
+        (check, games, ticks.into_inner().unwrap())
+    };
+    let (check, games, ticks) = run(1);
+    assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Unbalanced, Some(1)), "{}", check.summary());
+    let test = check.runs[0].sequential.expect("a sequential run");
+    assert_eq!(test.decision, sim::Decision::FirstAhead);
+    let played = games[0].len() as u32;
+    assert!(played < 40 && played == test.games && played == check.runs[0].games, "{played} games");
+    let counted = ticks.iter().filter(|t| **t == sim::Tick::Game).count() as u32;
+    assert!(counted >= played, "every kept game was counted");
+    assert!(ticks.iter().any(|t| matches!(t, sim::Tick::Look { pairing: 0, test } if test.is_settled())));
+    assert!(ticks.contains(&sim::Tick::FewerGames(sim::SEQUENTIAL_CAP - played)), "{ticks:?}");
+    assert!(check.summary().contains("the sequential test settling"), "{}", check.summary());
+    let (two, two_games, _) = run(2);
+    assert_eq!(two, check);
+    assert_eq!(two_games, games);
 }
 
 /// A report whose first-player score is `wins` of `games` (all distinct).
@@ -404,8 +468,15 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let random: Agent = "random".parse().unwrap();
-    let config =
-        Config { agents: [hard, hard], games: 20, seed: 1, max_actions: 300, threads: 1, opening: 0 };
+    let config = Config {
+        agents: [hard, hard],
+        games: 20,
+        seed: 1,
+        max_actions: 300,
+        threads: 1,
+        opening: 0,
+        sequential: None,
+    };
     let ticks = std::sync::Mutex::new(Vec::new());
     let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
     let pairings = [[hard, hard], [random, random]];
@@ -440,8 +511,15 @@ fn undecided_games_are_explained_by_static_findings() {
     let start = level.start_state(pack.rules).unwrap();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: Agent = "greedy".parse().unwrap();
-    let config =
-        Config { agents: [greedy, greedy], games: 40, seed: 1, max_actions: 300, threads: 1, opening: 0 };
+    let config = Config {
+        agents: [greedy, greedy],
+        games: 40,
+        seed: 1,
+        max_actions: 300,
+        threads: 1,
+        opening: 0,
+        sequential: None,
+    };
     let (mut check, _) =
         sim::check_balance(&start, &level.id, sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     let analysis = pushcrate::analysis::analyze_level(level, pack.rules, &Default::default());

@@ -608,44 +608,82 @@ fn the_computer_answers_off_the_ui_thread() {
     assert_eq!(sandbox(&ed).cursor, 0);
 }
 
+/// Steps the editor until its balance run has reported (or `secs` pass).
+fn wait_for_balance(ed: &mut Editor, secs: u64) {
+    ed.harness.run_steps(2);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while (sandbox(ed).balance.is_some() || sandbox(ed).balance_report.is_none())
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        ed.harness.step();
+    }
+}
+
 #[test]
 fn the_balance_panel_runs_self_play_in_the_background() {
     let mut ed = editor();
     play(&mut ed, "tiny");
     ed.click("Balance");
-    // The default check plays both strong pairings.
+    // The default check plays both strong pairings, sequentially.
     let choice = sandbox(&ed).balance_choice;
     assert_eq!(pushcrate::editor::sandbox::BALANCE_CHOICES[choice].1, pushcrate::sim::STRONG);
-    ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 40;
+    assert!(!sandbox(&ed).balance_fixed);
     ed.click("Run self-play");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while sandbox(&ed).balance_report.is_none() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        ed.harness.step();
-    }
+    wait_for_balance(&mut ed, 60);
     let (check, games) = sandbox(&ed).balance_report.clone().expect("the run finished");
-    assert_eq!(check.runs.len(), 2);
-    assert!(check.runs.iter().all(|r| r.games == 40));
-    assert!(games.iter().all(|g| g.len() == 40));
-    // tiny is a forced win: the solver decides it, whatever the games say.
+    // tiny is a forced win: the solver decides it, and no game is played.
     assert_eq!(check.verdict, pushcrate::sim::BalanceVerdict::Decided);
+    assert!(check.runs.is_empty() && games.is_empty());
     ed.harness.run();
-    // One report a pairing, under the check's verdict.
-    assert_eq!(ed.harness.query_all_by_label_contains("40 games (").count(), 2);
-    assert_eq!(ed.harness.query_all_by_label_contains("First player scores").count(), 2);
     assert!(ed.harness.query_by_label_contains("Settled by the solver").is_some());
     assert!(ed.harness.query_by_label_contains("Decided: player 1 forces a win").is_some());
-    // A long run can be cancelled; what was played so far is reported.
-    ed.harness.state_mut().sandbox.as_mut().unwrap().balance_games = 20_000;
-    ed.click("Run self-play");
-    ed.click("Cancel");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while sandbox(&ed).balance.is_some() && std::time::Instant::now() < deadline {
+    // A fixed count plays every game: greedy alone, 40 games on open.
+    ed.key(Modifiers::NONE, Key::F5);
+    play(&mut ed, "open");
+    {
+        let sandbox = ed.harness.state_mut().sandbox.as_mut().unwrap();
+        sandbox.balance_choice = 3;
+        sandbox.balance_fixed = true;
+        sandbox.balance_games = 40;
+    }
+    // The panel now sits below the game record, out of view: the button's
+    // command.
+    ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
+    wait_for_balance(&mut ed, 60);
+    let (check, games) = sandbox(&ed).balance_report.clone().expect("the run finished");
+    assert_eq!((check.runs.len(), check.runs[0].games, games[0].len()), (1, 40, 40));
+    assert!(check.runs[0].sequential.is_none());
+    ed.harness.run();
+    assert_eq!(ed.harness.query_all_by_label_contains("40 games (").count(), 1);
+    assert_eq!(ed.harness.query_all_by_label_contains("First player scores").count(), 1);
+    // The strong check shows each pairing's test as it converges, and a
+    // cancelled check reports what was played so far.
+    {
+        let sandbox = ed.harness.state_mut().sandbox.as_mut().unwrap();
+        sandbox.balance_choice = 0;
+        sandbox.balance_fixed = false;
+        sandbox.balance_games = 20_000;
+    }
+    ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let looked = |ed: &Editor| sandbox(ed).balance_live.lock().unwrap().first().copied().flatten().is_some();
+    while !looked(&ed) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
         ed.harness.step();
     }
+    ed.harness.run_steps(2);
+    assert!(ed.harness.query_by_label_contains("games, first player").is_some(), "the live test is shown");
+    ed.harness.state_mut().command(pushcrate::editor::command::Command::CancelBalance);
+    wait_for_balance(&mut ed, 30);
     let (check, _) = sandbox(&ed).balance_report.clone().unwrap();
     assert!(check.interrupted && check.runs[0].games < 20_000);
+    assert_eq!(check.verdict, pushcrate::sim::BalanceVerdict::Uncertain);
+    assert!(
+        check.summary().contains("leaning to") || check.summary().contains("balanced,"),
+        "{}",
+        check.summary()
+    );
 }
 
 #[test]

@@ -15,4 +15,5 @@ mod generate;
 mod hostile;
 mod perft;
 mod properties;
+mod sequential;
 mod support;

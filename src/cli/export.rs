@@ -34,14 +34,14 @@ pub struct GenerateArgs {
     /// The seed: the same seed gives the same pack.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Keep only levels the balance check calls balanced: the first
-    /// player's interval within 40–60% under expert and under deep (or,
-    /// where one of them disagrees, under master too), and no forced win
-    /// the solver proves (slow: minutes a level).
+    /// Keep only levels the balance check calls balanced: the sequential
+    /// test settles the first player's score within 40–60% under expert
+    /// and under deep, and the solver proves no forced win.
     #[arg(long)]
     pub balanced: bool,
-    /// Games of each pairing of the balance check, 2 to 1,000,000.
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+    /// The most games each pairing of the balance check plays, 2 to
+    /// 1,000,000.
+    #[arg(long, default_value_t = crate::sim::SEQUENTIAL_CAP, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub games: u32,
     /// The pack's name.
     #[arg(long)]

@@ -24,19 +24,24 @@ pub struct SelfPlayArgs {
     /// Play every level of the pack.
     #[arg(long)]
     pub all: bool,
-    /// Games per level, 1 to 1,000,000 (rounded up to whole
-    /// colour-swapped pairs).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
-    pub games: u32,
+    /// A fixed number of games per pairing, 1 to 1,000,000 (rounded up to
+    /// whole colour-swapped pairs). Without it each pairing stops as soon
+    /// as a sequential test on the pairs has its verdict (α = β = 5% at
+    /// each edge of 40–60%), within 400 games.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
+    pub games: Option<u32>,
+    /// The most games per pairing of the sequential check, 2 to
+    /// 1,000,000 (without --games).
+    #[arg(long, default_value_t = sim::SEQUENTIAL_CAP, conflicts_with = "games", value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_GAMES)))]
+    pub cap: u32,
     /// The two agents, `A,B`: easy, medium, hard, expert, deep, master,
     /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES]]`,
     /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
     /// Without it the level is checked under two strong pairings,
-    /// expert,expert and deep,deep (six turns, 150,000 positions),
-    /// and where they disagree under master,master too (six turns, a
-    /// million positions: about four times deep's time); it is called
-    /// balanced or unbalanced only where two of them agree: a verdict
+    /// expert,expert and deep,deep (six turns, 150,000 positions), and
+    /// called balanced or unbalanced only where both agree: a verdict
     /// from one depth-limited agent is the agent's, not the level's.
+    /// Where they disagree the verdict is uncertain, with both results.
     #[arg(long, value_parser = parse_agents)]
     pub agents: Option<[Agent; 2]>,
     /// The run's seed: the same seed gives the same report.
@@ -118,21 +123,22 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     };
     let config = Config {
         agents: plan.pairings[0],
-        games: args.games,
+        games: args.games.unwrap_or(args.cap),
         seed: args.seed,
         max_actions: args.max_actions,
         threads: args.threads,
         opening: args.opening,
+        sequential: args.games.is_none().then_some(sim::Design::DEFAULT),
     };
     let stop = stop_on_ctrl_c();
     let mut checks = Vec::new();
     for level in &levels {
         let start: GameState =
             level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
-        let per_run = u64::from(args.games).div_ceil(2) * 2;
+        let per_run = u64::from(config.games).div_ceil(2) * 2;
         let bar = super::progress_bar(
             per_run * plan.pairings.len() as u64,
-            "{msg:12} [{bar:40}] {pos}/{len} games, {eta} left",
+            "{msg} [{bar:30}] {pos}/{len} games at most",
         );
         bar.set_message(level.id.clone());
         let tick = |tick: sim::Tick| match tick {
@@ -140,6 +146,18 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
             sim::Tick::MoreGames(n) => {
                 bar.inc_length(u64::from(n));
                 bar.set_message(format!("{} (referee)", level.id));
+            }
+            sim::Tick::FewerGames(n) => {
+                bar.set_length(bar.length().unwrap_or(0).saturating_sub(u64::from(n)))
+            }
+            sim::Tick::Look { pairing, test } => {
+                let agent = plan.pairings.get(pairing).or(plan.referee.as_ref()).map(|a| a[0]);
+                bar.set_message(format!(
+                    "{} {}: {}",
+                    level.id,
+                    agent.map(|a| a.strength().unwrap_or("agent").to_owned()).unwrap_or_default(),
+                    look_text(&test)
+                ));
             }
         };
         let (mut check, games) = sim::check_balance(&start, &level.id, plan, &config, &tick, &stop);
@@ -182,6 +200,39 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(EXIT_OK)
+}
+
+/// The sequential test as the progress line shows it: the first player's
+/// score and interval against the band, and the verdict once settled.
+fn look_text(test: &sim::Sequential) -> String {
+    let (low, high) = test.pairs.interval();
+    let mean = test.pairs.mean();
+    let band = band_bar(low, high);
+    let state = match test.decision {
+        sim::Decision::Open => "playing",
+        sim::Decision::Balanced => "balanced",
+        sim::Decision::FirstAhead => "first player ahead",
+        sim::Decision::SecondAhead => "second player ahead",
+        sim::Decision::Uncertain => "uncertain at the cap",
+    };
+    format!("{} [{}–{}] {band} {state}", pct(mean), pct(low), pct(high))
+}
+
+/// The interval `low`–`high` drawn on a 20-character scale from 0 to
+/// 100%, with the 40–60% band marked: `....|==###=|.........`.
+fn band_bar(low: f64, high: f64) -> String {
+    (0..20)
+        .map(|i| {
+            let (a, b) = (f64::from(i) / 20.0, f64::from(i + 1) / 20.0);
+            let inside = b > low && a < high;
+            let band = a >= sim::BAND.0 - 1e-9 && b <= sim::BAND.1 + 1e-9;
+            match (inside, band) {
+                (true, _) => '#',
+                (false, true) => '=',
+                (false, false) => '.',
+            }
+        })
+        .collect()
 }
 
 fn pct(x: f64) -> String {
@@ -239,24 +290,53 @@ fn text(r: &Report) -> String {
         r.length.mean, r.length.median, r.length.p90, r.length.spread
     );
     let mut verdicts = Vec::new();
+    let sequential = r.sequential.is_some();
     if r.verdicts.unbalanced {
-        verdicts.push("UNBALANCED (the first player's interval lies outside 40–60%)");
+        verdicts.push(if sequential {
+            "UNBALANCED (the sequential test settles the first player's score outside 40–60%)"
+        } else {
+            "UNBALANCED (the first player's interval lies outside 40–60%)"
+        });
     }
     if r.verdicts.uncertain {
-        verdicts.push(
-            "UNCERTAIN (the first player's interval reaches past 40–60%: too few distinct games to tell)",
-        );
+        verdicts.push(if sequential {
+            "UNCERTAIN (the sequential test did not settle before its cap or the stop)"
+        } else {
+            "UNCERTAIN (the first player's interval reaches past 40–60%: too few distinct games to tell)"
+        });
     }
     if r.verdicts.stall_prone {
         verdicts.push("STALL-PRONE (the stall rate's interval lies above 5%)");
     }
     let verdict = if r.games == 0 {
         "none: no game finished".to_owned()
+    } else if verdicts.is_empty() && sequential {
+        "balanced (the sequential test settles the first player's score within 40–60%), not stall-prone"
+            .to_owned()
     } else if verdicts.is_empty() {
         "balanced (the first player's interval lies within 40–60%), not stall-prone".to_owned()
     } else {
         verdicts.join("; ")
     };
+    if let Some(test) = &r.sequential {
+        let verdict = match test.decision {
+            sim::Decision::Open => "not settled".to_owned(),
+            sim::Decision::Balanced => "balanced".to_owned(),
+            sim::Decision::FirstAhead => format!("player {} ahead", r.first_player),
+            sim::Decision::SecondAhead => format!("player {} ahead", 3 - r.first_player),
+            sim::Decision::Uncertain => "uncertain at the cap".to_owned(),
+        };
+        out += &format!(
+            "  sequential test: {verdict} after {} pairs ({} distinct, pentanomial {:?}); log-likelihood ratios {:.2} at 60%, {:.2} at 40%, bounds {:.2} and {:.2}\n",
+            test.games / 2,
+            test.pairs.pairs(),
+            test.pairs.counts,
+            test.llr[0],
+            test.llr[1],
+            test.design.lower(),
+            test.design.upper()
+        );
+    }
     let partial =
         if r.interrupted && r.games > 0 { " (from the games finished before the interruption)" } else { "" };
     out += &format!("  this pairing's verdict: {verdict}{partial}\n");

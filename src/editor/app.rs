@@ -782,7 +782,7 @@ impl EditorApp {
                 style: form.style,
                 seed: form.seed,
                 balanced: form.balanced,
-                balance_games: 200,
+                balance_games: crate::sim::SEQUENTIAL_CAP,
                 balance: crate::sim::STRONG,
                 rules,
             };

@@ -27,6 +27,19 @@ impl Progress {
         self.total.fetch_add(more, Ordering::Relaxed);
     }
 
+    /// Expects `fewer` units of work than announced (a balance pairing
+    /// that stopped as soon as its verdict was known).
+    pub fn expect_fewer(&self, fewer: u32) {
+        // Never below what is done: a total is an upper bound.
+        let done = self.done.load(Ordering::Relaxed);
+        // The closure always gives a value, so the update cannot fail.
+        self.total
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |total| {
+                Some(total.saturating_sub(fewer).max(done))
+            })
+            .ok();
+    }
+
     /// The flag that asks the work to stop, for code that checks it
     /// itself (searches, self-play runs).
     #[must_use]
@@ -128,10 +141,11 @@ mod tests {
             }
             p.expect_more(2);
             p.step();
+            p.expect_fewer(10);
             7
         });
         assert_eq!(wait(&job), Poll::Ready(7));
-        assert_eq!(job.progress(), (4, 5));
+        assert_eq!(job.progress(), (4, 4), "never fewer expected than done");
     }
 
     #[test]

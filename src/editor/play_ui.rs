@@ -427,9 +427,15 @@ impl EditorApp {
         egui::CollapsingHeader::new("Balance").default_open(false).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if let Some(sandbox) = &mut self.sandbox {
-                    let label = ui.label("Games");
+                    let label = ui.label(if sandbox.balance_fixed { "Games" } else { "At most" });
                     ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000))
-                        .labelled_by(label.id);
+                        .labelled_by(label.id)
+                        .on_hover_text(
+                            "Games per pairing: the cap of the sequential check, which stops as soon as its verdict is settled, or the number played with a fixed count",
+                        );
+                    ui.checkbox(&mut sandbox.balance_fixed, "Fixed count").on_hover_text(
+                        "Play every game instead of stopping at the sequential test's verdict: the slow check, for comparison",
+                    );
                     let label = ui.label("Both sides");
                     let chosen = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].0;
                     egui::ComboBox::from_id_salt("balance-agent")
@@ -442,7 +448,7 @@ impl EditorApp {
                         .response
                         .labelled_by(label.id)
                         .on_hover_text(
-                            "A verdict is the level's only under strong play: by default the level is played by expert and by deep (six turns on a budget), and where they disagree by master too, and called balanced or unbalanced only where two agree; one weaker pairing is faster and its verdict is that pairing's",
+                            "A verdict is the level's only under strong play: by default the level is played by expert and by deep (six turns on a budget) and called balanced or unbalanced only where both agree; one weaker pairing is faster and its verdict is that pairing's",
                         );
                 }
                 self.command_button(ui, Command::RunBalance);
@@ -451,10 +457,14 @@ impl EditorApp {
             let Some(sandbox) = &self.sandbox else { return };
             if let Some(run) = &sandbox.balance {
                 let (done, total) = run.progress();
+                let at_most = if sandbox.balance_fixed { "" } else { " at most" };
                 ui.add(
                     egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                        .text(format!("{done} / {total} games")),
+                        .text(format!("{done} / {total} games{at_most}")),
                 );
+                let tests = sandbox.balance_live.lock().map(|t| t.clone()).unwrap_or_default();
+                let plan = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
+                live_tests_ui(ui, &plan, &tests);
             }
             if let Some((check, games)) = &sandbox.balance_report {
                 balance_check_ui(ui, check, games);
@@ -559,6 +569,54 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
             });
         },
     );
+}
+
+/// Each pairing's sequential test while the check runs: the games so far,
+/// the first player's score with its interval drawn against the 40–60%
+/// band, and the verdict the moment it is settled.
+fn live_tests_ui(ui: &mut Ui, plan: &crate::sim::Plan<'_>, tests: &[Option<crate::sim::Sequential>]) {
+    use crate::sim::{BAND, Decision};
+    for (i, test) in tests.iter().enumerate() {
+        let Some(test) = test else { continue };
+        let agent = plan.pairings.get(i).or(plan.referee.as_ref()).map(|a| a[0]);
+        let name =
+            agent.map(|a| a.strength().map_or_else(|| a.to_string(), str::to_owned)).unwrap_or_default();
+        let (low, high) = test.pairs.interval();
+        let mean = test.pairs.mean();
+        let state = match test.decision {
+            Decision::Open => "playing…".to_owned(),
+            Decision::Balanced => "balanced".to_owned(),
+            Decision::FirstAhead => "first player ahead".to_owned(),
+            Decision::SecondAhead => "second player ahead".to_owned(),
+            Decision::Uncertain => "uncertain at the cap".to_owned(),
+        };
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "{name}: {} games, first player {:.0}% [{:.0}–{:.0}%], {state}",
+                test.games,
+                100.0 * mean,
+                100.0 * low,
+                100.0 * high
+            ));
+        });
+        // The interval on a 0–100% scale, the band shaded behind it.
+        let width = ui.available_width().clamp(120.0, 360.0);
+        let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 16.0), Sense::hover());
+        let x = |v: f64| rect.left() + rect.width() * v.clamp(0.0, 1.0) as f32;
+        let painter = ui.painter();
+        painter.rect_filled(rect, CornerRadius::same(2), ui.visuals().extreme_bg_color);
+        let band = egui::Rect::from_x_y_ranges(x(BAND.0)..=x(BAND.1), rect.y_range());
+        painter.rect_filled(band, CornerRadius::ZERO, GREEN.gamma_multiply(0.35));
+        let color = if test.is_settled() {
+            ui.visuals().strong_text_color()
+        } else {
+            Color32::from_rgb(90, 120, 220)
+        };
+        let bar = egui::Rect::from_x_y_ranges(x(low)..=x(high), rect.shrink2(egui::vec2(0.0, 5.0)).y_range());
+        painter.rect_filled(bar, CornerRadius::same(2), color);
+        painter.circle_filled(egui::pos2(x(mean), rect.center().y), 4.0, color);
+        response.on_hover_text("The first player's score over the pairs so far, with its 95% interval; the shaded band is 40–60%");
+    }
 }
 
 /// The check's verdict first, then each pairing's report and plots.

@@ -1,6 +1,7 @@
 //! The sandbox: a game on the current level — a start position, the action
 //! log, and who plays each side. The level itself is never changed by play.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::job::{Job, Poll};
@@ -17,7 +18,7 @@ pub type BalanceResult = (BalanceCheck, Vec<Vec<GameResult>>);
 /// The balance checks the panel offers, the default first: a name and the
 /// plan played (each side the same agent).
 pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 4] = [
-    ("expert and deep, master referees (strong, default)", sim::STRONG),
+    ("expert and deep (strong, default)", sim::STRONG),
     ("expert only", sim::Plan::only(&[[Agent::EXPERT, Agent::EXPERT]])),
     ("hard only", sim::Plan::only(&[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]])),
     (
@@ -103,8 +104,15 @@ pub struct Sandbox {
     pub balance: Option<Job<BalanceResult>>,
     /// The last balance report, with its games.
     pub balance_report: Option<BalanceResult>,
-    /// Games of the next balance run.
+    /// Games of each pairing of the next balance run: its cap when the run
+    /// is sequential, else the number played.
     pub balance_games: u32,
+    /// Whether the next balance run plays a fixed number of games instead
+    /// of stopping when the sequential test has its verdict.
+    pub balance_fixed: bool,
+    /// Each pairing's sequential test as the running check last reported
+    /// it, for the panel's live view.
+    pub balance_live: Arc<Mutex<Vec<Option<sim::Sequential>>>>,
     /// The next balance check: an index into [`BALANCE_CHOICES`].
     pub balance_choice: usize,
     /// When the computer last moved (for the speed control).
@@ -133,7 +141,9 @@ impl Sandbox {
             thinking: None,
             balance: None,
             balance_report: None,
-            balance_games: 200,
+            balance_games: sim::SEQUENTIAL_CAP,
+            balance_fixed: false,
+            balance_live: Arc::default(),
             balance_choice: 0,
             last_move: None,
         })
@@ -323,19 +333,22 @@ impl Sandbox {
     }
 
     /// Starts the chosen balance check of this level in the background:
-    /// each pairing plays `balance_games` games.
+    /// each pairing stops when its sequential test is settled, within
+    /// `balance_games` games, or plays `balance_games` games when
+    /// `balance_fixed` is set.
     pub fn start_balance(&mut self, seed: u64) {
         let start = self.positions[0];
         let plan = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
         let per_run = self.balance_games.div_ceil(2) * 2;
         let config = Config {
-            agents: plan.pairings[0],
-            games: per_run,
             seed,
-            max_actions: 300,
-            threads: 0,
-            opening: 0,
+            sequential: (!self.balance_fixed).then_some(sim::Design::DEFAULT),
+            ..Config::fixed(plan.pairings[0], per_run)
         };
+        let live = Arc::clone(&self.balance_live);
+        if let Ok(mut tests) = live.lock() {
+            *tests = vec![None; plan.pairings.len() + usize::from(plan.referee.is_some())];
+        }
         let level = self.level.clone();
         let rules = self.rules;
         let total = per_run * plan.pairings.len() as u32;
@@ -343,6 +356,14 @@ impl Sandbox {
             let tick = |tick: sim::Tick| match tick {
                 sim::Tick::Game => progress.step(),
                 sim::Tick::MoreGames(n) => progress.expect_more(n),
+                sim::Tick::FewerGames(n) => progress.expect_fewer(n),
+                sim::Tick::Look { pairing, test } => {
+                    if let Ok(mut tests) = live.lock()
+                        && let Some(slot) = tests.get_mut(pairing)
+                    {
+                        *slot = Some(test);
+                    }
+                }
             };
             let (mut check, games) =
                 sim::check_balance(&start, &level.id, plan, &config, &tick, progress.cancel_flag());

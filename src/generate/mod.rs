@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::ai::Agent;
 use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
 use crate::level::Level;
 use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Rules, Stage};
@@ -103,10 +102,10 @@ pub struct Options {
     pub seed: u64,
     /// Keep only levels the balance check calls balanced.
     pub balanced: bool,
-    /// Games of each pairing of the balance check.
+    /// The most games each pairing of the sequential balance check plays.
     pub balance_games: u32,
     /// The balance check a balanced level must pass (by default
-    /// [`sim::STRONG`]: expert and deep, refereed by master).
+    /// [`sim::STRONG`]: expert and deep).
     pub balance: sim::Plan<'static>,
     /// The rules levels are checked and balanced under.
     pub rules: Rules,
@@ -121,7 +120,7 @@ impl Default for Options {
             style: Style::Open,
             seed: 1,
             balanced: false,
-            balance_games: 200,
+            balance_games: sim::SEQUENTIAL_CAP,
             balance: sim::STRONG,
             rules: Rules::default(),
         }
@@ -374,10 +373,10 @@ pub fn generate(
 /// The balance check of a candidate, or `None` when it fails: a fast
 /// greedy run first rejects the clearly lopsided, the solver rejects a
 /// forced win, then the plan's check must call it balanced, as
-/// [`sim::check_balance`] would. The check ends as soon as it cannot pass:
-/// without a referee at the first pairing that does not find the first
-/// player's interval within 40–60%; with one, when no pairing does. Where
-/// some do and others not, the referee must.
+/// [`sim::check_balance`] does, each pairing stopping at its sequential
+/// test's verdict. The check ends as soon as it cannot pass: without a
+/// referee at the first pairing whose test settles other than balanced;
+/// with one, when no pairing can.
 fn balance_check(
     start: &GameState,
     id: &str,
@@ -393,34 +392,34 @@ fn balance_check(
     if sim::settle(start).is_some() {
         return None;
     }
-    let play = |agents: [Agent; 2]| {
-        let config = sim::Config {
-            agents,
-            games: options.balance_games,
-            seed,
-            max_actions: 300,
-            threads: 0,
-            opening: 0,
-        };
-        let (report, _) = sim::balance_run(start, id, &config, &|| {}, cancel);
-        (!cancel.load(Ordering::Relaxed)).then_some(report)
-    };
     let plan = options.balance;
-    let may_fail = if plan.referee.is_some() { plan.pairings.len().saturating_sub(1) } else { 0 };
-    let mut runs = Vec::new();
-    for &agents in plan.pairings {
-        runs.push(play(agents)?);
-        if runs.iter().filter(|r| r.leaning() != Some(0)).count() > may_fail {
-            return None;
-        }
-    }
-    let check = match plan.referee {
-        Some(referee) if runs.iter().any(|r| r.leaning() != Some(0)) => {
-            BalanceCheck::refereed(id, runs, play(referee)?, None)
-        }
-        _ => BalanceCheck::new(id, runs, None),
+    let config = sim::Config {
+        seed,
+        sequential: Some(sim::Design::DEFAULT),
+        ..sim::Config::fixed(plan.pairings[0], options.balance_games)
     };
-    (check.verdict == sim::BalanceVerdict::Balanced).then_some(check)
+    let may_fail = if plan.referee.is_some() { plan.pairings.len().saturating_sub(1) } else { 0 };
+    // Stopped when the caller cancels or the candidate can no longer pass.
+    let stop = Arc::new(AtomicBool::new(false));
+    let failed = std::sync::Mutex::new(vec![false; plan.pairings.len()]);
+    let tick = |tick: sim::Tick| {
+        if let sim::Tick::Look { pairing, test } = tick
+            && test.is_settled()
+            && test.decision != sim::Decision::Balanced
+            && let Ok(mut failed) = failed.lock()
+            && let Some(slot) = failed.get_mut(pairing)
+        {
+            *slot = true;
+            if failed.iter().filter(|&&f| f).count() > may_fail {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if cancel.load(Ordering::Relaxed) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let (check, _) = sim::check_balance(start, id, plan, &config, &tick, &stop);
+    (check.verdict == sim::BalanceVerdict::Balanced && !stop.load(Ordering::Relaxed)).then_some(check)
 }
 
 /// Greedy games a candidate plays before the strong pairings.

@@ -5,20 +5,24 @@
 //! lopsided to a deeper one. The check therefore plays the level under
 //! each pairing of a [`Plan`] ([`STRONG`] by default: expert, then deep)
 //! and calls it *balanced* or *unbalanced* only when the pairings say so,
-//! with the same player ahead. Where they disagree, the plan's referee
-//! (master, the strongest agent) plays the level too, and a verdict
-//! holds when the referee and one of the pairings share it: it then holds
-//! under two different strong pairings. Where no two agree, or an
-//! interval straddles an edge of 40–60%, the verdict is *uncertain*. The
+//! with the same player ahead. Each pairing stops on its own as soon as
+//! the sequential test of [`super::sequential`] has its verdict (or plays
+//! a fixed number of games, for comparison). Where the pairings disagree,
+//! a plan with a referee plays it too, and a verdict holds when the
+//! referee and one of the pairings share it; the default plan has none
+//! (master, the candidate, does not beat deep head to head: docs/ai.md),
+//! so there a disagreement is *uncertain: strong agents disagree*. The
 //! solver looks for a forced win of the first player first: a proof
-//! decides the level whatever the games say.
+//! decides the level and no game is played.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use super::{Config, ForcedWin, GameResult, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, run};
+use super::{
+    Config, ForcedWin, GameResult, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, Sequential, run, run_sequential,
+};
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
 use crate::rules::GameState;
@@ -28,9 +32,9 @@ use crate::rules::GameState;
 /// budget: master itself would make the check about four times slower).
 pub const STRONG_PAIRINGS: [[Agent; 2]; 2] = [[Agent::EXPERT, Agent::EXPERT], [Agent::DEEP, Agent::DEEP]];
 
-/// The pairing that settles a disagreement of [`STRONG_PAIRINGS`]: master
-/// against master, about four times deep's cost, played only on the levels
-/// where expert and deep disagree.
+/// Master against master, about four times deep's cost: once the default
+/// check's referee, no longer, since it does not beat deep head to head
+/// (docs/ai.md). A plan may still name it.
 pub const REFEREE: [Agent; 2] = [Agent::MASTER, Agent::MASTER];
 
 /// What a balance check plays: its pairings, and the pairing that settles
@@ -52,16 +56,28 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// The default check: expert and deep, refereed by master.
-pub const STRONG: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: Some(REFEREE) };
+/// The default check: expert and deep, with no referee (no agent has been
+/// shown to beat both).
+pub const STRONG: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: None };
 
 /// What a check tells its caller as it goes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Tick {
     /// One more game has finished.
     Game,
     /// The referee is called in: this many more games will be played.
     MoreGames(u32),
+    /// A pairing stopped early: this many of the games announced for it
+    /// will not be played.
+    FewerGames(u32),
+    /// The sequential test of pairing `pairing` (its index in the plan;
+    /// the referee's is the plan's length) after a batch of games.
+    Look {
+        /// Which pairing.
+        pairing: usize,
+        /// Where its test stands.
+        test: Sequential,
+    },
 }
 
 /// What a balance check concludes.
@@ -251,8 +267,13 @@ impl BalanceCheck {
     /// One line a designer reads: the verdict and why.
     #[must_use]
     pub fn summary(&self) -> String {
-        let names =
-            |runs: &[&Report]| runs.iter().map(|r| r.agents[0].as_str()).collect::<Vec<_>>().join(" and ");
+        let names = |runs: &[&Report]| {
+            runs.iter()
+                .map(|r| format!("{} ({})", r.agents[0], score_text(r)))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        let sequential = !self.runs.is_empty() && self.runs.iter().all(|r| r.sequential.is_some());
         let (holding, dissent) = self.sides();
         let pairings = names(&holding);
         // Who disagreed, when the referee settled it.
@@ -278,16 +299,28 @@ impl BalanceCheck {
                 forced.player,
                 forced.line.len()
             ),
+            (BalanceVerdict::Balanced, _) if sequential => format!(
+                "balanced: the sequential test settles the first player's score within 40–60% under {pairings}{overruled}"
+            ),
             (BalanceVerdict::Balanced, _) => {
                 format!("balanced: the first player's interval lies within 40–60% under {pairings}{overruled}")
             }
+            (BalanceVerdict::Unbalanced, _) if sequential => format!(
+                "unbalanced: player {} is ahead, the sequential test settling the first player's score outside 40–60% under {pairings}{overruled}",
+                self.favoured.unwrap_or(0)
+            ),
             (BalanceVerdict::Unbalanced, _) => format!(
                 "unbalanced: player {} is ahead, the first player's interval lying outside 40–60% under {pairings}{overruled}",
                 self.favoured.unwrap_or(0)
             ),
-            (BalanceVerdict::Uncertain, _) if self.interrupted => {
-                "uncertain: the check was stopped before every pairing had played its games".to_owned()
-            }
+            (BalanceVerdict::Uncertain, _) if self.interrupted => format!(
+                "uncertain: the check was stopped before every pairing had its verdict ({})",
+                self.runs.iter().map(|r| format!("{}: {}", r.agents[0], run_side(r))).collect::<Vec<_>>().join("; ")
+            ),
+            _ if self.pairings_disagree && !self.refereed => format!(
+                "uncertain: strong agents disagree ({})",
+                self.runs.iter().map(|r| format!("{}: {}", r.agents[0], run_side(r))).collect::<Vec<_>>().join("; ")
+            ),
             _ if self.pairings_disagree => format!(
                 "uncertain: the pairings disagree ({}){}",
                 self.runs
@@ -319,6 +352,45 @@ impl BalanceCheck {
     }
 }
 
+/// A run's first-player score: "71.0% [58.0–82.0%] over 36 games".
+fn score_text(report: &Report) -> String {
+    let score = report.first_player_score;
+    format!(
+        "{:.1}% [{:.1}–{:.1}%] over {} games",
+        100.0 * score.rate,
+        100.0 * score.low,
+        100.0 * score.high,
+        report.games
+    )
+}
+
+/// A run's side with its score: "player 1 ahead, 71.0% [58.0–82.0%]
+/// over 36 games", or for a run without a verdict where it leans:
+/// "uncertain after 36 games, leaning to player 1: 71.0% [58.0–82.0%]".
+fn run_side(report: &Report) -> String {
+    let score = report.first_player_score;
+    match report.leaning() {
+        None if report.games > 0 => {
+            let second = if report.first_player == 1 { 2 } else { 1 };
+            let leaning = if score.rate > 0.5 {
+                format!("leaning to player {}", report.first_player)
+            } else if score.rate < 0.5 {
+                format!("leaning to player {second}")
+            } else {
+                "leaning to neither".to_owned()
+            };
+            format!(
+                "uncertain after {} games, {leaning}: {:.1}% [{:.1}–{:.1}%]",
+                report.games,
+                100.0 * score.rate,
+                100.0 * score.low,
+                100.0 * score.high
+            )
+        }
+        side => format!("{}, {}", side_name(side), score_text(report)),
+    }
+}
+
 fn side_name(side: Option<u8>) -> String {
     match side {
         Some(0) => "balanced".into(),
@@ -329,10 +401,14 @@ fn side_name(side: Option<u8>) -> String {
 
 /// Plays `plan`'s pairings in turn from `start`, each with `base`'s games,
 /// seed and cap, and where they disagree its referee too, and returns the
-/// check with every run's games. The solver is asked first; `progress` is
-/// told of every finished game and of the referee's games before they
-/// start; setting `cancel` ends the check with the games so far (the check
-/// then says it was interrupted).
+/// check with every run's games. With `base.sequential`, each pairing
+/// stops as soon as its sequential test is settled, `base.games` being
+/// its cap; else it plays `base.games` games. The solver is asked first,
+/// and a forced win it proves settles the check with no game played.
+/// `progress` is told of every finished game, of the tests after every
+/// batch, and of games added (the referee's) or dropped (a pairing that
+/// stopped early); setting `cancel` ends the check with the games so far
+/// (the check then says it was interrupted).
 #[must_use]
 pub fn check_balance(
     start: &GameState,
@@ -343,35 +419,58 @@ pub fn check_balance(
     cancel: &Arc<AtomicBool>,
 ) -> (BalanceCheck, Vec<Vec<GameResult>>) {
     let forced_win = settle(start);
-    let play = |agents: [Agent; 2]| {
+    if forced_win.is_some() {
+        let games = plan.pairings.len() as u32 * base.games.div_ceil(2) * 2;
+        progress(Tick::FewerGames(games));
+        return (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new());
+    }
+    let play = |agents: [Agent; 2], pairing: usize| {
         let config = Config { agents, ..*base };
-        let results = run(start, &config, &|| progress(Tick::Game), cancel);
         let names = agents.map(Agent::label);
-        (Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed)), results)
+        let announced = base.games.div_ceil(2) * 2;
+        let (results, test) = match base.sequential {
+            Some(design) => {
+                let look = |test: &Sequential| progress(Tick::Look { pairing, test: *test });
+                let (results, test) =
+                    run_sequential(start, &config, design, &|| progress(Tick::Game), &look, cancel);
+                (results, Some(test))
+            }
+            None => (run(start, &config, &|| progress(Tick::Game), cancel), None),
+        };
+        if (results.len() as u32) < announced && !cancel.load(Ordering::Relaxed) {
+            progress(Tick::FewerGames(announced - results.len() as u32));
+        }
+        let report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
+        (
+            match test {
+                Some(test) => report.with_sequential(test),
+                None => report,
+            },
+            results,
+        )
     };
     let mut runs = Vec::new();
     let mut games = Vec::new();
-    for &agents in plan.pairings {
-        let (report, results) = play(agents);
+    for (pairing, &agents) in plan.pairings.iter().enumerate() {
+        let (report, results) = play(agents, pairing);
         runs.push(report);
         games.push(results);
         if cancel.load(Ordering::Relaxed) {
             break;
         }
     }
-    let mut check = BalanceCheck::new(level, runs, forced_win);
+    let mut check = BalanceCheck::new(level, runs, None);
     let complete = check.runs.len() == plan.pairings.len() && !check.interrupted;
     if let Some(referee) = plan.referee
         && complete
         && check.pairings_disagree
-        && check.verdict != BalanceVerdict::Decided
     {
         progress(Tick::MoreGames(base.games.div_ceil(2) * 2));
-        let (report, results) = play(referee);
+        let (report, results) = play(referee, plan.pairings.len());
         games.push(results);
-        check = BalanceCheck::refereed(level, check.runs, report, check.forced_win);
+        check = BalanceCheck::refereed(level, check.runs, report, None);
     }
-    if check.runs.len() < plan.pairings.len() && check.verdict != BalanceVerdict::Decided {
+    if check.runs.len() < plan.pairings.len() {
         // A pairing that was never played cannot agree: no verdict yet.
         check.verdict = BalanceVerdict::Uncertain;
         check.favoured = None;

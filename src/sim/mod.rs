@@ -8,6 +8,7 @@
 //! the number of threads.
 
 mod balance;
+mod sequential;
 mod stats;
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ pub use balance::{
     BalanceCheck, BalanceVerdict, Plan, REFEREE, STALL_FINDINGS, STRONG, STRONG_PAIRINGS, Tick,
     check_balance, settle,
 };
+pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Sequential};
 pub use stats::{ForcedWin, Lengths, Rate, Report, Verdicts};
 
 use crate::ai::Agent;
@@ -48,7 +50,28 @@ pub struct Config {
     /// strong, nearly deterministic agents then play different games, and
     /// each opening is played once from each side.
     pub opening: u32,
+    /// Stop a balance check's pairing as soon as the sequential test has
+    /// its verdict, `games` being its cap; `None` plays `games` games.
+    pub sequential: Option<Design>,
 }
+
+impl Config {
+    /// `agents` playing `games` games from seed 1, capped at
+    /// [`MAX_ACTIONS`] actions, on every core, with no opening and no
+    /// sequential stop.
+    #[must_use]
+    pub const fn fixed(agents: [Agent; 2], games: u32) -> Config {
+        Config { agents, games, seed: 1, max_actions: MAX_ACTIONS, threads: 0, opening: 0, sequential: None }
+    }
+}
+
+/// The action cap of a game in self-play and the balance check: past it,
+/// a game counts as stalled.
+pub const MAX_ACTIONS: u32 = 300;
+
+/// The games a pairing of the default, sequential balance check plays at
+/// most.
+pub const SEQUENTIAL_CAP: u32 = 400;
 
 /// One finished game.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -192,6 +215,79 @@ pub fn run(
     }
 }
 
+/// The first player's half points in a finished game: 2 for a win, 1 for
+/// a draw, a stall or a repetition, 0 for a loss.
+fn half_points(result: &GameResult, first: Player) -> u8 {
+    match result.outcome {
+        Some(Outcome::Win { winner, .. }) if winner == first => 2,
+        Some(Outcome::Win { .. }) => 0,
+        Some(Outcome::Draw) | None => 1,
+    }
+}
+
+/// Plays a run of `config`'s agents from `start` in colour-swapped pairs,
+/// in batches, until the sequential test of `design` has its verdict or
+/// `config.games` games are played. Pairs are judged in index order and
+/// the games past the settling pair are discarded, so the run is the same
+/// whatever the number of threads. `on_game` is told of every finished
+/// game, `on_look` of the test after every batch; setting `stop` ends the
+/// run with the whole pairs finished so far.
+#[must_use]
+pub fn run_sequential(
+    start: &GameState,
+    config: &Config,
+    design: Design,
+    on_game: &(dyn Fn() + Sync),
+    on_look: &dyn Fn(&Sequential),
+    stop: &Arc<AtomicBool>,
+) -> (Vec<GameResult>, Sequential) {
+    let cap = config.games.div_ceil(2) * 2;
+    let mut test = Sequential::new(design, cap);
+    let mut kept: Vec<GameResult> = Vec::new();
+    let mut seen: std::collections::HashSet<Vec<Action>> = std::collections::HashSet::new();
+    let first = start.turn();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok();
+    let threads = pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads) as u32;
+    // A pair per thread, at least two: a larger batch would play more
+    // games past the settling pair, a smaller one leave a core idle.
+    let batch = threads.max(2);
+    let mut next = 0u32;
+    while !test.is_settled() && next < cap && !stop.load(Ordering::Relaxed) {
+        let end = (next + 2 * batch).min(cap);
+        let play = || -> Vec<Option<GameResult>> {
+            (next..end)
+                .into_par_iter()
+                .map(|index| {
+                    let result = play_game(start, config, index, stop);
+                    if result.is_some() {
+                        on_game();
+                    }
+                    result
+                })
+                .collect()
+        };
+        let results = match &pool {
+            Some(pool) => pool.install(play),
+            None => play(),
+        };
+        let mut results = results.into_iter();
+        while let (Some(Some(a)), Some(Some(b))) = (results.next(), results.next()) {
+            let copy = seen.contains(&a.actions) && seen.contains(&b.actions);
+            test.observe(half_points(&a, first) + half_points(&b, first), copy);
+            seen.insert(a.actions.clone());
+            seen.insert(b.actions.clone());
+            kept.push(a);
+            kept.push(b);
+            if test.is_settled() {
+                break;
+            }
+        }
+        on_look(&test);
+        next = end;
+    }
+    (kept, test)
+}
+
 /// The game record of a result.
 #[must_use]
 pub fn record(level: &str, result: &GameResult) -> GameRecord {
@@ -211,7 +307,7 @@ pub fn greedy_balance(
     cancel: &Arc<AtomicBool>,
 ) -> (Report, Vec<GameResult>) {
     let greedy = Agent::Greedy { noise: 0 };
-    let config = Config { agents: [greedy, greedy], games, seed, max_actions: 300, threads: 0, opening: 0 };
+    let config = Config { seed, ..Config::fixed([greedy, greedy], games) };
     balance_run(start, level, &config, &|| {}, cancel)
 }
 

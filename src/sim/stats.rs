@@ -122,6 +122,9 @@ pub struct Report {
     pub length: Lengths,
     /// The verdicts of this run alone.
     pub verdicts: Verdicts,
+    /// The sequential test that stopped the run, when one did: its
+    /// decision is then the run's verdict, not the fixed-size interval.
+    pub sequential: Option<super::Sequential>,
 }
 
 /// A forced win proved by the solver.
@@ -141,6 +144,9 @@ impl Report {
     /// (uncertain) — the same classification as [`Report::verdicts`].
     #[must_use]
     pub fn leaning(&self) -> Option<u8> {
+        if let Some(test) = &self.sequential {
+            return test.leaning(self.first_player);
+        }
         let score = self.first_player_score;
         let second = if self.first_player == 1 { 2 } else { 1 };
         if self.games == 0 {
@@ -246,7 +252,22 @@ impl Report {
                         && (first_player_score.low < 0.4 || first_player_score.high > 0.6)),
                 stall_prone: stall_rate.low > 0.05,
             },
+            sequential: None,
         }
+    }
+
+    /// The same report, judged by the sequential test that stopped its
+    /// run: the verdicts follow the test's decision.
+    #[must_use]
+    pub fn with_sequential(mut self, test: super::Sequential) -> Report {
+        self.sequential = Some(test);
+        // The interval shown is the pairs', as the test counts them.
+        let (low, high) = test.pairs.interval();
+        self.first_player_score = Rate { rate: test.pairs.mean(), low, high };
+        let leaning = self.leaning();
+        self.verdicts.unbalanced = matches!(leaning, Some(p) if p != 0);
+        self.verdicts.uncertain = leaning.is_none();
+        self
     }
 }
 

@@ -1,0 +1,364 @@
+//! The sequential balance test: colour-swapped pairs of games, one
+//! observation each, judged after every pair against the 40–60% band, and
+//! stopped the moment the verdict is settled.
+//!
+//! The method is the one chess-engine testing uses to stop a match early
+//! (fishtest's and OpenBench's SPRT on the pentanomial model):
+//!
+//! - **Pentanomial observations.** A pair is two games from the same
+//!   opening with the agents' colours swapped. The first player's points
+//!   over the pair (0, ½, 1, 1½ or 2) are one observation, so the
+//!   correlation inside a pair counts, and a pair whose two games both
+//!   copy earlier games adds no evidence and is not counted.
+//! - **A generalised SPRT at each edge of the band.** At the upper edge
+//!   (60%) the test weighs the first player's mean score μ = 55% (inside)
+//!   against μ ≥ 65% (outside); at the lower edge, 45% against ≤ 35%. The
+//!   log-likelihood ratio of two means is computed from the observed
+//!   pentanomial frequencies, each mean's distribution being the maximum
+//!   likelihood one with that mean (M. Van den Bergh's method, as in
+//!   fishtest's `LLRcalc.py`). An edge settles *inside* when the ratio
+//!   falls to ln(β / (1 − α)), and *outside* when it rises to
+//!   ln((1 − β) / α) (Wald's bounds).
+//! - **Outside is a mixture of alternatives.** The test for *outside*
+//!   mixes the likelihood ratios of several alternatives (5, 15, 25 and
+//!   35 points past the edge, weighted ½, ⅙, ⅙, ⅙: Robbins's mixture
+//!   SPRT), so that a level far from the band is called after a handful
+//!   of pairs rather than after the pairs a near alternative would need.
+//!
+//! The verdict: *balanced* when both edges settle inside; *player N
+//! ahead* when an edge settles outside; *uncertain* when the cap comes
+//! first. With α = β = 0.05 at each edge, a level whose first player
+//! scores at most 55% (at least 45%) is called unbalanced at that edge at
+//! most 5% of the time, and one at 65% or more (35% or less) is called
+//! balanced at most 5% of the time; a test drives the rule with synthetic
+//! streams of pairs and checks it (docs/ai.md records the games needed).
+
+use serde::Serialize;
+
+/// The band a balanced level's first player scores within.
+pub const BAND: (f64, f64) = (0.4, 0.6);
+
+/// How a sequential check is run: its error rates and its indifference
+/// half-width (its cap is the run's number of games).
+#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+pub struct Design {
+    /// The chance of calling a level outside the band when it scores
+    /// `width` inside an edge.
+    pub alpha: f64,
+    /// The chance of calling a level inside the band when it scores
+    /// `width` outside an edge.
+    pub beta: f64,
+    /// Half the indifference zone at each edge: a score within `width` of
+    /// an edge may be called either way.
+    pub width: f64,
+}
+
+impl Design {
+    /// α = β = 0.05, indifference ±5 points at each edge.
+    pub const DEFAULT: Design = Design { alpha: 0.05, beta: 0.05, width: 0.05 };
+
+    /// The upper bound of the log-likelihood ratio: past it, *outside*.
+    #[must_use]
+    pub fn upper(&self) -> f64 {
+        ((1.0 - self.beta) / self.alpha).ln()
+    }
+
+    /// The lower bound: below it, *inside*.
+    #[must_use]
+    pub fn lower(&self) -> f64 {
+        (self.beta / (1.0 - self.alpha)).ln()
+    }
+}
+
+impl Default for Design {
+    fn default() -> Design {
+        Design::DEFAULT
+    }
+}
+
+/// The alternatives the test for *outside* mixes: distance past the edge
+/// and weight.
+const MIXTURE: [(f64, f64); 4] = [(0.0, 0.5), (0.1, 1.0 / 6.0), (0.2, 1.0 / 6.0), (0.3, 1.0 / 6.0)];
+
+/// The five pair outcomes' values, as the first player's mean score over
+/// the pair.
+const SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// Counts of the five pair outcomes: the first player's points over a
+/// colour-swapped pair, in half points (0 to 4).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
+pub struct Pentanomial {
+    /// Pairs by the first player's half points: 0, 1, 2, 3, 4.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Adds a pair in which the first player took `half_points` (0 to 4;
+    /// more counts as 4).
+    pub fn add(&mut self, half_points: u8) {
+        self.counts[usize::from(half_points.min(4))] += 1;
+    }
+
+    /// Pairs counted.
+    #[must_use]
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The first player's mean score, 0 to 1 (½ with no pair).
+    #[must_use]
+    pub fn mean(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        self.counts.iter().zip(SCORES).map(|(&c, s)| f64::from(c) * s).sum::<f64>() / f64::from(n)
+    }
+
+    /// A 95% interval of the mean for display: the Wilson interval of the
+    /// pairs' mean score as a proportion of pairs, which is never narrower
+    /// than the pairs' spread warrants (a pair's variance is at most a
+    /// coin's). The verdict comes from the sequential test, not from it.
+    #[must_use]
+    pub fn interval(&self) -> (f64, f64) {
+        let n = self.pairs();
+        let rate = super::Rate::wilson(self.mean() * f64::from(n), n);
+        (rate.low, rate.high)
+    }
+
+    /// The observed frequencies, with an empty outcome given a tiny count
+    /// (fishtest's regularisation) so that every mean in (0, 1) has a
+    /// distribution.
+    fn frequencies(&self) -> [f64; 5] {
+        let counts = self.counts.map(|c| if c == 0 { 1e-3 } else { f64::from(c) });
+        let n: f64 = counts.iter().sum();
+        counts.map(|c| c / n)
+    }
+
+    /// The log-likelihood ratio of mean `s1` against mean `s0`, each with
+    /// the maximum-likelihood distribution of that mean given the
+    /// observed frequencies.
+    #[must_use]
+    pub fn llr(&self, s0: f64, s1: f64) -> f64 {
+        self.llrs(s0, [s1])[0]
+    }
+
+    /// The log-likelihood ratios of each of `alternatives` against `s0`,
+    /// the null's distribution computed once.
+    fn llrs<const N: usize>(&self, s0: f64, alternatives: [f64; N]) -> [f64; N] {
+        let n = f64::from(self.pairs());
+        if n == 0.0 {
+            return [0.0; N];
+        }
+        let p = self.frequencies();
+        let p0 = constrained(&p, s0);
+        alternatives.map(|s1| {
+            let p1 = constrained(&p, s1);
+            n * (0..5).map(|i| p[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
+        })
+    }
+}
+
+/// The distribution nearest `p` (in likelihood) whose mean is `s`:
+/// `p[i] / (1 + x (a[i] − s))`, with `x` the root of
+/// Σ p[i] (a[i] − s) / (1 + x (a[i] − s)) = 0 (Van den Bergh's
+/// proposition; the sum falls as `x` grows, so bisection finds it).
+fn constrained(p: &[f64; 5], s: f64) -> [f64; 5] {
+    let s = s.clamp(1e-6, 1.0 - 1e-6);
+    let f = |x: f64| (0..5).map(|i| p[i] * (SCORES[i] - s) / (1.0 + x * (SCORES[i] - s))).sum::<f64>();
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s) + 1e-12, 1.0 / s - 1e-12);
+    for _ in 0..48 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let x = 0.5 * (lo + hi);
+    std::array::from_fn(|i| p[i] / (1.0 + x * (SCORES[i] - s)))
+}
+
+/// How one edge of the band stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Edge {
+    /// Not settled yet.
+    Open,
+    /// The first player's score lies on the band's side of this edge.
+    Inside,
+    /// It lies past this edge.
+    Outside,
+}
+
+/// Where a sequential check stands, or what it concluded.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decision {
+    /// Still playing.
+    Open,
+    /// Both edges settled inside: the first player scores within 40–60%.
+    Balanced,
+    /// The upper edge settled outside: the first player is ahead.
+    FirstAhead,
+    /// The lower edge settled outside: the second player is ahead.
+    SecondAhead,
+    /// The cap came before the test settled.
+    Uncertain,
+}
+
+/// A sequential check of one pairing: the pairs seen and each edge's
+/// standing.
+#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+pub struct Sequential {
+    /// The design it runs under.
+    pub design: Design,
+    /// The most games it plays before it is *uncertain*.
+    pub cap: u32,
+    /// The distinct pairs counted.
+    pub pairs: Pentanomial,
+    /// Pairs played that copied earlier games and were not counted.
+    pub copies: u32,
+    /// Games played.
+    pub games: u32,
+    /// The upper edge (60%).
+    pub upper: Edge,
+    /// The lower edge (40%).
+    pub lower: Edge,
+    /// The log-likelihood ratios of the upper and lower edges' last look
+    /// (outside against inside).
+    pub llr: [f64; 2],
+    /// The outcome so far.
+    pub decision: Decision,
+}
+
+impl Sequential {
+    /// A check with nothing seen that plays at most `cap` games.
+    #[must_use]
+    pub fn new(design: Design, cap: u32) -> Sequential {
+        Sequential {
+            design,
+            cap,
+            pairs: Pentanomial::default(),
+            copies: 0,
+            games: 0,
+            upper: Edge::Open,
+            lower: Edge::Open,
+            llr: [0.0; 2],
+            decision: Decision::Open,
+        }
+    }
+
+    /// Whether the check has its answer (or reached its cap).
+    #[must_use]
+    pub fn is_settled(&self) -> bool {
+        self.decision != Decision::Open
+    }
+
+    /// Takes one pair in which the first player took `half_points` (0 to
+    /// 4); `copy` marks a pair whose two games both repeat earlier ones,
+    /// which is played but not counted. Returns the decision after it.
+    pub fn observe(&mut self, half_points: u8, copy: bool) -> Decision {
+        if self.is_settled() {
+            return self.decision;
+        }
+        self.games += 2;
+        if copy {
+            self.copies += 1;
+        } else {
+            self.pairs.add(half_points);
+            self.look();
+        }
+        if self.decision == Decision::Open && self.games >= self.cap {
+            self.decision = Decision::Uncertain;
+        }
+        self.decision
+    }
+
+    /// Judges both edges after a new pair.
+    fn look(&mut self) {
+        let (low, high) = BAND;
+        let width = self.design.width;
+        if self.upper == Edge::Open {
+            let (edge, llr) = self.judge(high, width);
+            self.upper = edge;
+            self.llr[0] = llr;
+        }
+        if self.lower == Edge::Open {
+            let (edge, llr) = self.judge(low, -width);
+            self.lower = edge;
+            self.llr[1] = llr;
+        }
+        self.decision = match (self.upper, self.lower) {
+            (Edge::Outside, _) => Decision::FirstAhead,
+            (_, Edge::Outside) => Decision::SecondAhead,
+            (Edge::Inside, Edge::Inside) => Decision::Balanced,
+            _ => Decision::Open,
+        };
+    }
+
+    /// One edge at `edge`, the band lying on the side that `-toward`
+    /// points to: *outside* by the mixture over alternatives past it,
+    /// *inside* by the single ratio of `edge + toward` to `edge − toward`.
+    fn judge(&self, edge: f64, toward: f64) -> (Edge, f64) {
+        let inside = edge - toward;
+        let alternatives =
+            MIXTURE.map(|(past, _)| (edge + toward + past * toward.signum()).clamp(1e-3, 1.0 - 1e-3));
+        let ratios = self.pairs.llrs(inside, alternatives);
+        // The first alternative is the near one, `edge + toward`.
+        let near = ratios[0];
+        let terms: [f64; 4] = std::array::from_fn(|i| MIXTURE[i].1.ln() + ratios[i]);
+        let top = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mixture = top + terms.iter().map(|t| (t - top).exp()).sum::<f64>().ln();
+        if mixture >= self.design.upper() {
+            (Edge::Outside, mixture)
+        } else if near <= self.design.lower() {
+            (Edge::Inside, near)
+        } else {
+            (Edge::Open, near)
+        }
+    }
+
+    /// The player ahead or balanced, as [`super::Report::leaning`] says
+    /// it: `Some(0)` balanced, `Some(1)` or `Some(2)` that player ahead
+    /// (given who moves first), `None` undecided.
+    #[must_use]
+    pub fn leaning(&self, first_player: u8) -> Option<u8> {
+        let second = if first_player == 1 { 2 } else { 1 };
+        match self.decision {
+            Decision::Balanced => Some(0),
+            Decision::FirstAhead => Some(first_player),
+            Decision::SecondAhead => Some(second),
+            Decision::Open | Decision::Uncertain => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ratio_of_equal_means_is_zero_and_favours_the_observed_side() {
+        let mut p = Pentanomial::default();
+        for h in [4, 4, 3, 2, 4, 4, 3, 4] {
+            p.add(h);
+        }
+        assert!(p.llr(0.55, 0.55).abs() < 1e-9);
+        assert!(p.llr(0.55, 0.65) > 0.0, "{}", p.llr(0.55, 0.65));
+        assert!(p.llr(0.45, 0.35) < 0.0);
+        let d = constrained(&p.frequencies(), 0.6);
+        let mean: f64 = d.iter().zip(SCORES).map(|(q, s)| q * s).sum();
+        assert!((mean - 0.6).abs() < 1e-9 && (d.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{d:?}");
+    }
+
+    #[test]
+    fn pairs_that_copy_earlier_games_are_not_counted_but_reach_the_cap() {
+        let mut s = Sequential::new(Design::DEFAULT, 10);
+        for _ in 0..4 {
+            assert_eq!(s.observe(4, true), Decision::Open);
+        }
+        assert_eq!(s.observe(4, true), Decision::Uncertain);
+        assert_eq!((s.pairs.pairs(), s.copies, s.games), (0, 5, 10));
+    }
+}
