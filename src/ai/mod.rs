@@ -214,6 +214,12 @@ impl Agent {
         Agent::STRENGTHS.into_iter().chain([("deep", Agent::DEEP)])
     }
 
+    /// The name of this agent (a strength, or `deep`), if it has one.
+    #[must_use]
+    pub fn name(self) -> Option<&'static str> {
+        Agent::named().find(|&(_, agent)| agent == self).map(|(name, _)| name)
+    }
+
     /// The strength's name of this agent, if it has one.
     #[must_use]
     pub fn strength(self) -> Option<&'static str> {

@@ -571,52 +571,53 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
     );
 }
 
-/// Each pairing's sequential test while the check runs: the games so far,
-/// the first player's score with its interval drawn against the 40–60%
-/// band, and the verdict the moment it is settled.
+/// Each pairing's sequential test while the check runs.
 fn live_tests_ui(ui: &mut Ui, plan: &crate::sim::Plan<'_>, tests: &[Option<crate::sim::Sequential>]) {
-    use crate::sim::{BAND, Decision};
     for (i, test) in tests.iter().enumerate() {
         let Some(test) = test else { continue };
         let agent = plan.pairings.get(i).or(plan.referee.as_ref()).map(|a| a[0]);
-        let name =
-            agent.map(|a| a.strength().map_or_else(|| a.to_string(), str::to_owned)).unwrap_or_default();
-        let (low, high) = test.pairs.interval();
-        let mean = test.pairs.mean();
-        let state = match test.decision {
-            Decision::Open => "playing…".to_owned(),
-            Decision::Balanced => "balanced".to_owned(),
-            Decision::FirstAhead => "first player ahead".to_owned(),
-            Decision::SecondAhead => "second player ahead".to_owned(),
-            Decision::Uncertain => "uncertain at the cap".to_owned(),
-        };
-        ui.horizontal(|ui| {
-            ui.label(format!(
-                "{name}: {} games, first player {:.0}% [{:.0}–{:.0}%], {state}",
-                test.games,
-                100.0 * mean,
-                100.0 * low,
-                100.0 * high
-            ));
-        });
-        // The interval on a 0–100% scale, the band shaded behind it.
-        let width = ui.available_width().clamp(120.0, 360.0);
-        let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 16.0), Sense::hover());
-        let x = |v: f64| rect.left() + rect.width() * v.clamp(0.0, 1.0) as f32;
-        let painter = ui.painter();
-        painter.rect_filled(rect, CornerRadius::same(2), ui.visuals().extreme_bg_color);
-        let band = egui::Rect::from_x_y_ranges(x(BAND.0)..=x(BAND.1), rect.y_range());
-        painter.rect_filled(band, CornerRadius::ZERO, GREEN.gamma_multiply(0.35));
-        let color = if test.is_settled() {
-            ui.visuals().strong_text_color()
-        } else {
-            Color32::from_rgb(90, 120, 220)
-        };
-        let bar = egui::Rect::from_x_y_ranges(x(low)..=x(high), rect.shrink2(egui::vec2(0.0, 5.0)).y_range());
-        painter.rect_filled(bar, CornerRadius::same(2), color);
-        painter.circle_filled(egui::pos2(x(mean), rect.center().y), 4.0, color);
-        response.on_hover_text("The first player's score over the pairs so far, with its 95% interval; the shaded band is 40–60%");
+        let name = agent.map(|a| a.name().map_or_else(|| a.to_string(), str::to_owned)).unwrap_or_default();
+        test_ui(ui, &name, test);
     }
+}
+
+/// One pairing's sequential test: the games so far, the first player's
+/// score with its interval drawn against the 40–60% band, and the verdict
+/// the moment it is settled.
+fn test_ui(ui: &mut Ui, name: &str, test: &crate::sim::Sequential) {
+    use crate::sim::{BAND, Decision};
+    let (low, high) = test.pairs.interval();
+    let mean = test.pairs.mean();
+    let state = match test.decision {
+        Decision::Open => "playing…",
+        Decision::Balanced => "settled: balanced",
+        Decision::FirstAhead => "settled: the first player is ahead",
+        Decision::SecondAhead => "settled: the second player is ahead",
+        Decision::Uncertain => "uncertain at the cap",
+    };
+    ui.label(format!(
+        "{name}: {} games, first player {:.0}% [{:.0}–{:.0}%], {state}",
+        test.games,
+        100.0 * mean,
+        100.0 * low,
+        100.0 * high
+    ));
+    // The interval on a 0–100% scale, the band shaded behind it.
+    let width = ui.available_width().clamp(120.0, 360.0);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 16.0), Sense::hover());
+    let x = |v: f64| rect.left() + rect.width() * v.clamp(0.0, 1.0) as f32;
+    let painter = ui.painter();
+    painter.rect_filled(rect, CornerRadius::same(2), ui.visuals().extreme_bg_color);
+    let band = egui::Rect::from_x_y_ranges(x(BAND.0)..=x(BAND.1), rect.y_range());
+    painter.rect_filled(band, CornerRadius::ZERO, GREEN.gamma_multiply(0.35));
+    let color =
+        if test.is_settled() { ui.visuals().strong_text_color() } else { Color32::from_rgb(90, 120, 220) };
+    let bar = egui::Rect::from_x_y_ranges(x(low)..=x(high), rect.shrink2(egui::vec2(0.0, 5.0)).y_range());
+    painter.rect_filled(bar, CornerRadius::same(2), color);
+    painter.circle_filled(egui::pos2(x(mean), rect.center().y), 4.0, color);
+    response.on_hover_text(
+        "The first player's score over the pairs so far, with its 95% interval; the shaded band is 40–60%",
+    );
 }
 
 /// The check's verdict first, then each pairing's report and plots.
@@ -676,7 +677,11 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         verdicts.push("unbalanced");
     }
     if report.verdicts.uncertain {
-        verdicts.push("uncertain: the interval straddles an edge of 40–60%");
+        verdicts.push(if report.sequential.is_some() {
+            "uncertain: the sequential test did not settle"
+        } else {
+            "uncertain: the interval straddles an edge of 40–60%"
+        });
     }
     if report.verdicts.stall_prone {
         verdicts.push("stall-prone");
@@ -684,6 +689,9 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
     let verdict =
         if verdicts.is_empty() { "balanced, not stall-prone".to_owned() } else { verdicts.join(", ") };
     ui.label(format!("This pairing alone: {verdict}."));
+    if let Some(test) = &report.sequential {
+        test_ui(ui, "Sequential test", test);
+    }
     // Win rates with their 95% intervals.
     let n = f64::from(report.games.max(1));
     let rates = [
