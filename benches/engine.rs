@@ -115,14 +115,54 @@ fn analyze_pack_1000_levels(bencher: Bencher) {
 fn alphabeta_depth_3(bencher: Bencher, id: &str) {
     use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
     let state = start(id);
+    // No node limit, with earlier versions' table of 64 Ki entries (an
+    // unlimited budget would allocate the largest).
     let limits = Limits { depth: 3, nodes: u64::MAX, time: None };
     let nodes = {
-        let mut search = AlphaBeta::new(RaceEvaluator, limits);
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, 16);
         search.best(&state);
         search.nodes()
     };
     bencher.counter(ItemsCount::new(nodes)).bench_local(|| {
-        let mut search = AlphaBeta::new(RaceEvaluator, limits);
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, 16);
+        search.best(black_box(&state))
+    });
+}
+
+/// One decision of `deep` (six turns, 150,000 positions) from a midgame
+/// of `arena`, with a table of 2^BITS entries: 16 is the fixed table of
+/// earlier versions, 18 the one sized to deep's budget. The counter is
+/// positions searched.
+#[divan::bench(args = [16, 18], sample_count = 5, sample_size = 1)]
+fn deep_decision_table_bits(bencher: Bencher, bits: u32) {
+    use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
+    let state = midgame("arena");
+    let limits = Limits { depth: 6, nodes: 150_000, time: None };
+    let nodes = {
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
+        search.best(&state);
+        search.nodes()
+    };
+    bencher.counter(ItemsCount::new(nodes)).bench_local(|| {
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
+        search.best(black_box(&state))
+    });
+}
+
+/// Time to depth 5 in turns with no node limit from a midgame of `open`,
+/// with a table of 2^BITS entries (16: earlier versions' fixed table).
+#[divan::bench(args = [16, 20], sample_count = 3, sample_size = 1)]
+fn alphabeta_depth_5_table_bits(bencher: Bencher, bits: u32) {
+    use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
+    let state = midgame("open");
+    let limits = Limits { depth: 5, nodes: u64::MAX, time: None };
+    let nodes = {
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
+        search.best(&state);
+        search.nodes()
+    };
+    bencher.counter(ItemsCount::new(nodes)).bench_local(|| {
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
         search.best(black_box(&state))
     });
 }
@@ -165,7 +205,8 @@ fn search_alphabeta_tiny_3(bencher: Bencher) {
     use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
     let state = tiny_one_placement();
     bencher.bench(|| {
-        let mut search = AlphaBeta::new(RaceEvaluator, Limits { depth: 3, nodes: u64::MAX, time: None });
+        let mut search =
+            AlphaBeta::with_table(RaceEvaluator, Limits { depth: 3, nodes: u64::MAX, time: None }, 16);
         search.negamax(black_box(&state), 3, -i32::MAX, i32::MAX, 0)
     });
 }

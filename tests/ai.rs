@@ -32,7 +32,8 @@ fn alpha_beta_equals_minimax_at_small_depth() {
     positions.push(crates);
     for state in positions {
         for depth in 1..=3 {
-            let mut search = AlphaBeta::new(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None });
+            let mut search =
+                AlphaBeta::with_table(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None }, 16);
             let fast = search.negamax(&state, depth, -i32::MAX, i32::MAX, 0);
             assert_eq!(fast, minimax(&RaceEvaluator, &state, depth, 0), "depth {depth}");
             // Alpha-beta must visit fewer positions than the full tree.
@@ -45,7 +46,7 @@ fn alpha_beta_equals_minimax_at_small_depth() {
 
 /// The value of `action` at `state`, searched `depth` turns with no limit.
 fn value_at(state: &GameState, action: Action, depth: u32) -> i32 {
-    let mut search = AlphaBeta::new(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None });
+    let mut search = AlphaBeta::with_table(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None }, 16);
     let mut child = *state;
     child.apply(action);
     if child.to_move() == state.to_move() {
@@ -60,7 +61,8 @@ fn a_search_out_of_positions_keeps_what_its_last_iteration_found() {
     // Walk a game on `open` to a position where two turns see a better
     // action than one turn does.
     let mut state = bundled("open");
-    let unlimited = |depth| AlphaBeta::new(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None });
+    let unlimited =
+        |depth| AlphaBeta::with_table(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None }, 16);
     let mut found = None;
     for step in 0..40 {
         let mut first = unlimited(1);

@@ -778,6 +778,41 @@ fn computer_games_pause_and_step() {
     assert!(sandbox(&ed).actions.len() >= 3, "running: the computers play on");
 }
 
+/// The computer keeps its player from move to move, as self-play does: on
+/// `open`, expert against expert plays the actions of two expert players
+/// each kept for the game, and a rewound game starts them afresh.
+#[test]
+fn the_computer_keeps_its_player_through_a_game() {
+    use pushcrate::ai::Agent;
+    let pack = pushcrate::level::Pack::bundled();
+    let level = pack.level("open").unwrap();
+    let mut sandbox = pushcrate::editor::sandbox::Sandbox::new(level, pack.rules).unwrap();
+    sandbox.seats = ByPlayer::new(Seat::Computer(3), Seat::Computer(3));
+    for _ in 0..3 {
+        sandbox.step_computer();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !sandbox.poll_thinking() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    assert_eq!(sandbox.actions.len(), 3);
+    assert!(sandbox.keeps_player(Player::One) && sandbox.keeps_player(Player::Two));
+    // The same two players, each kept for the game, seeded as the editor
+    // seeds a new player (by the position it first moves at).
+    let start = level.start_state(pack.rules).unwrap();
+    let mut players = [Agent::EXPERT.build(0x5EED), Agent::EXPERT.build(1 ^ 0x5EED)];
+    let (mut state, mut history, mut expected) = (start, Vec::new(), Vec::new());
+    for i in 0..3 {
+        let action = players[i % 2].choose_in_game(&state, &history);
+        history.push(state.hash());
+        state.play(action).unwrap();
+        expected.push(action);
+    }
+    assert_eq!(sandbox.actions, expected);
+    sandbox.undo();
+    assert!(!sandbox.keeps_player(Player::One) && !sandbox.keeps_player(Player::Two));
+}
+
 #[test]
 fn without_file_dialogs_the_path_is_typed_in() {
     let dir = tempfile::tempdir().unwrap();

@@ -50,7 +50,17 @@ struct Entry {
     best: Option<Action>,
 }
 
-const TABLE_BITS: u32 = 16;
+/// The smallest and largest transposition tables, in bits of entries:
+/// 64 Ki entries (about 1.5 MiB) to 1 Mi (about 24 MiB, master's budget).
+const TABLE_BITS: std::ops::RangeInclusive<u32> = 16..=20;
+
+/// The table a node budget fills: the next power of two at or above the
+/// budget, within [`TABLE_BITS`], so that a decision's positions fit and
+/// a larger budget is not lost to overwrites.
+fn table_bits(nodes: u64) -> u32 {
+    let bits = 64 - nodes.max(1).saturating_sub(1).leading_zeros();
+    bits.clamp(*TABLE_BITS.start(), *TABLE_BITS.end())
+}
 
 /// History slots: a step or push per cell, a placement per cell, steal
 /// and pass.
@@ -84,6 +94,8 @@ pub struct AlphaBeta<E> {
     eval: E,
     limits: Limits,
     table: Vec<Option<Entry>>,
+    /// log2 of the table's length.
+    bits: u32,
     nodes: u64,
     stop: bool,
     deadline: Option<Instant>,
@@ -134,12 +146,20 @@ fn from_table(value: i32, ply: u32) -> i32 {
 }
 
 impl<E: Evaluator> AlphaBeta<E> {
-    /// A searcher with an empty table.
+    /// A searcher with an empty table sized to the node budget.
     pub fn new(eval: E, limits: Limits) -> AlphaBeta<E> {
+        AlphaBeta::with_table(eval, limits, table_bits(limits.nodes))
+    }
+
+    /// A searcher with an empty table of 2^`bits` entries (16 to 20): for
+    /// measuring what the table's size buys.
+    pub fn with_table(eval: E, limits: Limits, bits: u32) -> AlphaBeta<E> {
+        let bits = bits.clamp(*TABLE_BITS.start(), *TABLE_BITS.end());
         AlphaBeta {
             eval,
             limits,
-            table: vec![None; 1 << TABLE_BITS],
+            table: vec![None; 1 << bits],
+            bits,
             nodes: 0,
             stop: false,
             deadline: None,
@@ -192,8 +212,8 @@ impl<E: Evaluator> AlphaBeta<E> {
         self.stop
     }
 
-    fn slot(key: u64) -> usize {
-        (key >> (64 - TABLE_BITS)) as usize
+    fn slot(&self, key: u64) -> usize {
+        (key >> (64 - self.bits)) as usize
     }
 
     fn leaf(&self, state: &GameState, ply: u32) -> i32 {
@@ -230,7 +250,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     }
 
     fn negamax_inner(&mut self, state: &GameState, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
-        let slot = Self::slot(state.key());
+        let slot = self.slot(state.key());
         let mut tt_move = None;
         if let Some(entry) = self.table[slot].filter(|e| e.key == state.key()) {
             tt_move = entry.best;
@@ -414,4 +434,20 @@ pub fn minimax<E: Evaluator>(eval: &E, state: &GameState, depth: u32, ply: u32) 
         })
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sized_to_the_node_budget() {
+        assert_eq!(table_bits(1), 16);
+        assert_eq!(table_bits(40_000), 16);
+        assert_eq!(table_bits(65_536), 16);
+        assert_eq!(table_bits(65_537), 17);
+        assert_eq!(table_bits(150_000), 18);
+        assert_eq!(table_bits(1_000_000), 20);
+        assert_eq!(table_bits(u64::MAX), 20);
+    }
 }

@@ -38,6 +38,9 @@ struct Prover<'a> {
     /// Whether a runaway (a walk home the opponent cannot touch) proves a
     /// win without searching the opponent's replies.
     runaways: bool,
+    /// A list of ordered children for each number of actions left, reused
+    /// from node to node so that the search allocates nothing once warm.
+    buffers: Vec<Vec<(u32, Action, GameState)>>,
 }
 
 impl Prover<'_> {
@@ -71,16 +74,28 @@ impl Prover<'_> {
         }
         let mut result = !ours;
         let mut settled_by = None;
-        for action in self.ordered(state, known.best) {
-            let mut child = *state;
-            child.play_unchecked(action);
-            let wins = self.prove(&child, left - 1)?;
+        let slot = left as usize;
+        if self.buffers.len() <= slot {
+            self.buffers.resize_with(slot + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.buffers[slot]);
+        self.children(state, known.best, &mut children);
+        let mut out_of_budget = false;
+        for &(_, action, child) in &children {
+            let Some(wins) = self.prove(&child, left - 1) else {
+                out_of_budget = true;
+                break;
+            };
             if ours == wins {
                 // A win found, or a refutation.
                 result = wins;
                 settled_by = Some(action);
                 break;
             }
+        }
+        self.buffers[slot] = children;
+        if out_of_budget {
+            return None;
         }
         let entry = self.table.entry(state.hash()).or_default();
         if result {
@@ -99,27 +114,36 @@ impl Prover<'_> {
     /// leave it the fewest actions to win, at the opponent's those that
     /// leave it the most.
     fn ordered(&self, state: &GameState, best: Option<Action>) -> Vec<Action> {
+        let mut children = Vec::new();
+        self.children(state, best, &mut children);
+        children.into_iter().map(|(_, action, _)| action).collect()
+    }
+
+    /// Fills `children` with `state`'s actions and the positions they
+    /// lead to, in [`Prover::ordered`]'s order, each child played once.
+    fn children(
+        &self,
+        state: &GameState,
+        best: Option<Action>,
+        children: &mut Vec<(u32, Action, GameState)>,
+    ) {
         let ours = state.turn() == self.player;
-        let mut scored: Vec<(u32, Action)> = state
-            .legal_actions()
-            .iter()
-            .map(|&action| {
-                let mut child = *state;
-                child.play_unchecked(action);
-                let need = self.distances.plies_needed(&child, self.player);
-                let key = if Some(action) == best {
-                    0
-                } else if ours {
-                    need.saturating_add(1)
-                } else {
-                    u32::MAX - need
-                };
-                (key, action)
-            })
-            .collect();
+        children.clear();
+        children.extend(state.legal_actions().iter().map(|&action| {
+            let mut child = *state;
+            child.play_unchecked(action);
+            let need = self.distances.plies_needed(&child, self.player);
+            let key = if Some(action) == best {
+                0
+            } else if ours {
+                need.saturating_add(1)
+            } else {
+                u32::MAX - need
+            };
+            (key, action, child)
+        }));
         // A stable sort keeps the engine's order among equals.
-        scored.sort_by_key(|&(key, _)| key);
-        scored.into_iter().map(|(_, action)| action).collect()
+        children.sort_by_key(|&(key, _, _)| key);
     }
 
     /// The runaway of `state`'s side to move, when runaways are on.
@@ -201,6 +225,7 @@ fn solve_with(
         cancel,
         aborted: false,
         runaways,
+        buffers: Vec::new(),
     };
     if state.is_over() {
         return (Verdict::Disproved, 0);
@@ -308,6 +333,7 @@ mod tests {
                     cancel: None,
                     aborted: false,
                     runaways: false,
+                    buffers: Vec::new(),
                 };
                 if let Some(proved) = prover.prove(&state, walk.plies) {
                     assert!(proved, "the search finds no win within {} actions", walk.plies);

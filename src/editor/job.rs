@@ -70,11 +70,20 @@ impl<T: Send + 'static> Job<T> {
     /// Starts `work` on a new thread; `total` is the number of progress
     /// steps it is expected to count (0 when it counts none).
     pub fn spawn(total: u32, work: impl FnOnce(&Progress) -> T + Send + 'static) -> Job<T> {
-        let progress = Progress {
-            done: Arc::new(AtomicU32::new(0)),
-            total: Arc::new(AtomicU32::new(total)),
-            cancel: Arc::new(AtomicBool::new(false)),
-        };
+        Job::spawn_with_cancel(total, Arc::new(AtomicBool::new(false)), work)
+    }
+
+    /// Starts `work` as [`Job::spawn`] does, with `cancel` as its cancel
+    /// flag (cleared first): for work that keeps something across jobs
+    /// that watches the flag, such as the computer's player.
+    pub fn spawn_with_cancel(
+        total: u32,
+        cancel: Arc<AtomicBool>,
+        work: impl FnOnce(&Progress) -> T + Send + 'static,
+    ) -> Job<T> {
+        cancel.store(false, Ordering::Relaxed);
+        let progress =
+            Progress { done: Arc::new(AtomicU32::new(0)), total: Arc::new(AtomicU32::new(total)), cancel };
         let (sender, receiver) = channel();
         let theirs = progress.clone();
         std::thread::spawn(move || {

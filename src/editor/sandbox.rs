@@ -69,7 +69,25 @@ pub const MOTION: Duration = Duration::from_millis(180);
 pub struct Thinking {
     /// The position it thinks about (its log length).
     pub at: usize,
-    job: Job<Action>,
+    /// The side it thinks for.
+    side: Player,
+    /// The history's version when it started.
+    rewinds: u64,
+    job: Job<(Kept, Action)>,
+}
+
+/// A computer player kept from move to move of one game, as self-play
+/// keeps it: its search keeps what it learnt (its transposition table),
+/// so that a strength plays here as it plays in the balance check.
+pub struct Kept {
+    /// The agent it plays as.
+    agent: Agent,
+    /// The history's version it has followed since it was made: a rewound
+    /// game makes a new player.
+    rewinds: u64,
+    player: Box<dyn crate::ai::Strategy>,
+    /// The flag its searches watch: each of its jobs' cancel flag.
+    cancel: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A game under way on a level.
@@ -100,6 +118,10 @@ pub struct Sandbox {
     pub draw_offer: Option<Player>,
     /// The computer's move being thought about.
     pub thinking: Option<Thinking>,
+    /// Each side's computer player, kept while the game goes forward.
+    kept: ByPlayer<Option<Kept>>,
+    /// Counts the times the game's history was rewound or rewritten.
+    rewinds: u64,
     /// A balance run under way.
     pub balance: Option<Job<BalanceResult>>,
     /// The last balance report, with its games.
@@ -139,6 +161,8 @@ impl Sandbox {
             motion: None,
             draw_offer: None,
             thinking: None,
+            kept: ByPlayer::new(None, None),
+            rewinds: 0,
             balance: None,
             balance_report: None,
             balance_games: sim::SEQUENTIAL_CAP,
@@ -183,6 +207,10 @@ impl Sandbox {
         let mut next = *self.state();
         let before = next;
         let kind = next.play(action).map_err(|e| e.to_string())?;
+        if self.cursor < self.actions.len() {
+            // The log after the cursor is rewritten.
+            self.rewound();
+        }
         self.actions.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
         self.actions.push(action);
@@ -192,6 +220,20 @@ impl Sandbox {
         self.draw_offer = None;
         self.motion = self.animate.then(|| Motion { before, action, kind, at: Instant::now() });
         Ok(kind)
+    }
+
+    /// The game's history was rewound or rewritten: the computer's players
+    /// start afresh, as a new game's would.
+    fn rewound(&mut self) {
+        self.rewinds += 1;
+        self.kept = ByPlayer::new(None, None);
+    }
+
+    /// Whether the computer keeps a player for `side` from its last move,
+    /// with what its search learnt.
+    #[must_use]
+    pub fn keeps_player(&self, side: Player) -> bool {
+        self.kept[side].is_some()
     }
 
     /// Whether the side to move is a person.
@@ -204,6 +246,7 @@ impl Sandbox {
     /// position where a person was to move.
     pub fn undo(&mut self) {
         self.thinking = None;
+        self.rewound();
         self.motion = None;
         if self.cursor == 0 {
             return;
@@ -227,6 +270,7 @@ impl Sandbox {
 
     /// Goes to the position after `n` actions of the log.
     pub fn jump(&mut self, n: usize) {
+        self.rewound();
         self.cursor = n.min(self.actions.len());
         self.thinking = None;
         self.motion = None;
@@ -247,6 +291,7 @@ impl Sandbox {
             positions.push(state);
         }
         self.actions = record.actions.clone();
+        self.rewound();
         self.positions = positions;
         self.cursor = self.actions.len();
         self.running = false;
@@ -292,28 +337,47 @@ impl Sandbox {
     /// search that is no longer wanted (after undo, a jump, a new seat) is
     /// cancelled when its job is dropped.
     pub fn think(&mut self) {
-        let Seat::Computer(strength) = self.seats[self.state().turn()] else { return };
+        let side = self.state().turn();
+        let Seat::Computer(strength) = self.seats[side] else { return };
         let agent = Agent::STRENGTHS[strength.min(Agent::STRENGTHS.len() - 1)].1;
         let state = *self.state();
+        // The player that has followed this game, or a new one.
+        let rewinds = self.rewinds;
+        let kept = self.kept[side].take().filter(|k| k.agent == agent && k.rewinds == rewinds);
         let seed = self.cursor as u64 ^ 0x5EED;
         // The game so far, so that the computer treats a repeated position
         // as a draw rather than walking in circles.
         let history: Vec<u64> = self.positions[..self.cursor].iter().map(GameState::hash).collect();
-        let job = Job::spawn(0, move |progress| {
-            let mut player = agent.build_cancellable(seed, Some(progress.cancel_flag().clone()));
-            player.choose_in_game(&state, &history)
+        let cancel = kept.as_ref().map_or_else(Arc::default, |k| Arc::clone(&k.cancel));
+        let job = Job::spawn_with_cancel(0, cancel, move |progress| {
+            let mut kept = kept.unwrap_or_else(|| {
+                let cancel = Arc::clone(progress.cancel_flag());
+                Kept {
+                    agent,
+                    rewinds,
+                    player: agent.build_cancellable(seed, Some(Arc::clone(&cancel))),
+                    cancel,
+                }
+            });
+            let action = kept.player.choose_in_game(&state, &history);
+            (kept, action)
         });
-        self.thinking = Some(Thinking { at: self.cursor, job });
+        self.thinking = Some(Thinking { at: self.cursor, side, rewinds, job });
     }
 
     /// Plays the computer's action if it is ready. Returns whether it moved.
     pub fn poll_thinking(&mut self) -> bool {
         let Some(thinking) = &self.thinking else { return false };
         match thinking.job.poll() {
-            Poll::Ready(action) if thinking.at == self.cursor => {
+            Poll::Ready((kept, action)) if thinking.at == self.cursor => {
+                let (side, rewinds) = (thinking.side, thinking.rewinds);
                 self.thinking = None;
                 self.last_move = Some(Instant::now());
-                self.play(action).is_ok()
+                let played = self.play(action).is_ok();
+                if played && self.rewinds == rewinds {
+                    self.kept[side] = Some(kept);
+                }
+                played
             }
             Poll::Ready(_) | Poll::Lost => {
                 self.thinking = None;
