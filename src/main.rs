@@ -10,11 +10,15 @@ fn main() -> ExitCode {
         Outcome::Exit(code) => ExitCode::from(code),
         Outcome::Edit(pack) => {
             if !pushcrate::editor::display_available() {
-                eprintln!("No display to open the editor on; checking the bundled pack instead.");
+                let what = pack.as_ref().map_or_else(
+                    || "the bundled pack".to_owned(),
+                    |p| cli::clean(&p.display().to_string()).into_owned(),
+                );
+                eprintln!("No display to open the editor on; checking {what} instead.");
                 eprintln!(
                     "(Set DISPLAY or WAYLAND_DISPLAY to open the editor; `pushcrate --help` lists every command.)"
                 );
-                return ExitCode::from(cli::summary());
+                return ExitCode::from(cli::summary(pack.as_deref()));
             }
             match pushcrate::editor::run(pack) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -316,3 +316,80 @@ fn generate_and_export_for_clients() {
     pushcrate().arg("check").arg(&json).assert().code(0);
     pushcrate().args(["schema"]).assert().success().stdout(predicate::str::contains("Push Crate level pack"));
 }
+
+/// Without `--games` a pairing stops at its sequential test's verdict:
+/// the report carries the test, stops well before the cap on a level the
+/// first player always wins, and is the same on one thread or two.
+#[test]
+fn selfplay_stops_at_the_sequential_verdict() {
+    let run = |threads: &str| {
+        pushcrate()
+            .args(["selfplay", "@default", "--level", "maze", "--agents", "hard,hard", "--format", "json"])
+            .args(["--threads", threads])
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.status.code(), Some(0), "{}", String::from_utf8_lossy(&one.stderr));
+    assert_eq!(one.stdout, two.stdout);
+    let json: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    let check = &json["levels"][0];
+    assert_eq!((check["verdict"].as_str(), check["favoured"].as_u64()), (Some("unbalanced"), Some(1)));
+    let test = &check["runs"][0]["sequential"];
+    assert_eq!(test["decision"], "first-ahead");
+    let games = test["games"].as_u64().unwrap();
+    assert!(games < 100 && games == check["runs"][0]["games"].as_u64().unwrap(), "{games}");
+    // The text report names the test and its bounds; --games and --cap
+    // cannot be given together.
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "maze", "--agents", "hard,hard"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sequential test: player 1 ahead after"));
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "maze", "--games", "10", "--cap", "10"])
+        .assert()
+        .code(2);
+}
+
+/// Commands that cannot do what was asked say so and fail: a name too
+/// long for the format, a finished game to solve, a pack to edit that
+/// cannot be read where there is no display.
+#[test]
+fn commands_never_claim_a_false_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.toml");
+    pushcrate()
+        .args(["generate", "--count", "1", "--name", &"n".repeat(201), "--out"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at most 200"));
+    assert!(!out.exists(), "nothing was written");
+    pushcrate()
+        .args(["generate", "--count", "1", "--name", &"n".repeat(200), "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    pushcrate().arg("check").arg(&out).assert().success();
+    pushcrate()
+        .args(["solve", "@default", "--level", "tiny", "--depth", "3", "--actions", "c2 d5 c3 c2 c1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already over"));
+    pushcrate()
+        .args(["edit", "/nonexistent/pack.toml"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent/pack.toml"));
+    // A readable pack named to edit is the one summarised.
+    pushcrate()
+        .args(["edit", "mazes/flawed.toml"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("unfair-race"));
+}

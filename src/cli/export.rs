@@ -96,6 +96,15 @@ fn within_limit(text: &str, what: &str) -> anyhow::Result<()> {
 pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
     let (width, height) = parse_size(&args.size)
         .with_context(|| format!("`{}` is not a size such as 9x9", clean(&args.size)))?;
+    if let Some(name) = &args.name
+        && name.chars().count() > crate::level::MAX_NAME_LEN
+    {
+        bail!(
+            "--name is {} characters long, and a pack's name is at most {} (E006): nothing was written",
+            name.chars().count(),
+            crate::level::MAX_NAME_LEN
+        );
+    }
     let sink = Sink::open(args.out.as_ref())?;
     let options = Options {
         width,

@@ -193,16 +193,18 @@ pub(crate) fn err(text: &str) {
 
 pub use crate::diagnostics::clean;
 
-/// Checks and summarises the bundled pack: what `pushcrate` does where no
-/// window can be opened.
-pub fn summary() -> u8 {
-    exit_code(default_job())
+/// Checks and summarises `pack` (the bundled pack when `None`): what
+/// `pushcrate` and `pushcrate edit [PACK]` do where no window can be
+/// opened. A pack that cannot be read is an error naming the file.
+pub fn summary(pack: Option<&Path>) -> u8 {
+    exit_code(default_job(pack))
 }
 
 /// Runs parsed arguments. `Err` is a usage or I/O error (exit 2).
 pub fn run(args: Args) -> anyhow::Result<u8> {
     match args.command {
-        None | Some(Command::Edit(_)) => default_job(),
+        None => default_job(None),
+        Some(Command::Edit(edit)) => default_job(edit.pack.as_deref()),
         Some(Command::Check(args)) => check(&args),
         Some(Command::Show(args)) => play::show(&args),
         Some(Command::Moves(args)) => play::moves(&args),
@@ -316,8 +318,8 @@ fn check(args: &CheckArgs) -> anyhow::Result<u8> {
 }
 
 /// With no subcommand: check the bundled pack and list its levels.
-fn default_job() -> anyhow::Result<u8> {
-    let pack = load(Path::new(BUNDLED))?;
+fn default_job(path: Option<&Path>) -> anyhow::Result<u8> {
+    let pack = load(path.unwrap_or(Path::new(BUNDLED)))?;
     let color = std::io::stderr().is_terminal();
     err(&diagnostics::render(&pack, color, DEFAULT_MAX_PROBLEMS));
     if let Some(p) = &pack.parsed.pack {

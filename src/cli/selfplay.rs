@@ -399,6 +399,9 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
         Ok(found) => found,
         Err(code) => return Ok(code),
     };
+    if let Some(outcome) = state.outcome() {
+        bail!("the game is already over after these actions ({}): there is no move to solve for", outcome);
+    }
     let stop = stop_on_ctrl_c();
     let (verdict, nodes) = solve(&state, args.depth, args.budget, Some(&stop));
     match args.format {

@@ -199,12 +199,17 @@ fn walls(style: Style, w: u8, h: u8, rng: &mut ChaCha8Rng) -> Bitboard {
                     walls.remove(cell(rng.random_range(0..w), r));
                 }
             }
-            let mid = rng.random_range(1..w - 1);
-            for r in third..=two_thirds {
-                walls.insert(cell(mid, r));
-            }
-            for _ in 0..2 {
-                walls.remove(cell(mid, rng.random_range(third + 1..two_thirds)));
+            // A wall down the middle band, with two doors, where the band
+            // has rows between its two walls (not on a board 6 ranks high,
+            // whose walls are neighbours).
+            if two_thirds > third + 1 {
+                let mid = rng.random_range(1..w - 1);
+                for r in third..=two_thirds {
+                    walls.insert(cell(mid, r));
+                }
+                for _ in 0..2 {
+                    walls.remove(cell(mid, rng.random_range(third + 1..two_thirds)));
+                }
             }
         }
         Style::Maze => {

@@ -19,6 +19,7 @@ mod validate;
 use std::collections::BTreeMap;
 
 pub use problem::{Code, Field, Problem, Severity};
+pub use validate::MAX_NAME_LEN;
 
 use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Player, Rules, Setup, SetupError, Stage};
 

@@ -7,7 +7,8 @@ use crate::rules::{Cell, Piece, Player, Route, Rules, SetupProblem};
 
 /// Limits on text, so that hostile files cannot make the tools crawl.
 pub(crate) const MAX_ID_LEN: usize = 64;
-pub(crate) const MAX_NAME_LEN: usize = 200;
+/// The longest a pack's or a level's name, or an author, may be, in characters.
+pub const MAX_NAME_LEN: usize = 200;
 pub(crate) const MAX_NOTES_LEN: usize = 10_000;
 pub(crate) const MAX_TAGS: usize = 32;
 pub(crate) const MAX_TAG_LEN: usize = 64;
