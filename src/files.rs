@@ -7,9 +7,12 @@
 //! - Writing a regular file is atomic (a temporary file renamed over the
 //!   old one), keeps the old file's permissions and never widens them. A
 //!   symbolic link is written through to its target, and a device, FIFO or
-//!   socket (`/dev/null`, `/dev/stdout`) is written straight into: neither
-//!   is ever replaced by a regular file. A read-only file and a directory
-//!   are refused.
+//!   socket (`/dev/null`) is written straight into: neither is ever
+//!   replaced by a regular file. A path naming one of the process's open
+//!   descriptors (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+//!   `/proc/self/fd/N`) is written into that descriptor, whatever file it
+//!   resolves to. A read-only file, a file the user may not write (checked
+//!   by opening it, not by its mode bits) and a directory are refused.
 //!
 //! *Architecture Invariant*: only [`crate::cli`] and [`crate::editor`] use
 //! this module; the layers below them do no I/O.
@@ -39,6 +42,7 @@ pub enum FileError {
         /// The file, as named.
         path: String,
         /// What the system said.
+        #[source]
         cause: io::Error,
     },
     /// The file could not be written.
@@ -47,7 +51,24 @@ pub enum FileError {
         /// The file, as named.
         path: String,
         /// What the system said.
+        #[source]
         cause: io::Error,
+    },
+    /// The output exists but the user may not write it (as a shell's `>`
+    /// would refuse); it is not replaced.
+    #[error("cannot write {path}: permission denied (the file is not yours to write)")]
+    NotPermitted {
+        /// The file, as named.
+        path: String,
+    },
+    /// The folder the output goes in does not let the user create files,
+    /// which an atomic replacement needs.
+    #[error("cannot write {path}: the folder {folder} is not writable (a new file cannot be made there)")]
+    FolderNotWritable {
+        /// The file, as named.
+        path: String,
+        /// Its folder.
+        folder: String,
     },
     /// A directory was named where a file was meant.
     #[error("cannot {verb} {path}: it is a directory")]
@@ -245,8 +266,38 @@ pub struct Output {
 enum Target {
     /// A regular file, new or replaced, written atomically.
     Atomic(atomic_write_file::AtomicWriteFile),
-    /// A device, FIFO or socket, written straight into.
+    /// A device, FIFO or socket, or an inherited descriptor's file, written
+    /// straight into.
     Through(File),
+    /// The process's own standard output or error, written into at its
+    /// current place (`/dev/stdout >> log` appends, as a shell's `>>` does).
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// What a path that names one of the process's open descriptors
+/// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) stands
+/// for: decided by the path as written, not by the file it resolves to,
+/// which may be a regular file that must be written into, never replaced.
+enum Descriptor {
+    Stdout,
+    Stderr,
+    Other,
+}
+
+fn descriptor(path: &Path) -> Option<Descriptor> {
+    let text = path.to_str()?;
+    let number = match text {
+        "/dev/stdout" => return Some(Descriptor::Stdout),
+        "/dev/stderr" => return Some(Descriptor::Stderr),
+        _ => text.strip_prefix("/dev/fd/").or_else(|| text.strip_prefix("/proc/self/fd/"))?,
+    };
+    match number.parse::<u32>().ok()? {
+        1 => Some(Descriptor::Stdout),
+        2 => Some(Descriptor::Stderr),
+        _ => Some(Descriptor::Other),
+    }
 }
 
 impl Output {
@@ -259,6 +310,23 @@ impl Output {
     pub fn create(path: &Path) -> Result<Output, FileError> {
         let name = path.display().to_string();
         let write_error = |cause| FileError::Write { path: name.clone(), cause };
+        match descriptor(path) {
+            Some(Descriptor::Stdout) => return Ok(Output { name, target: Target::Stdout }),
+            Some(Descriptor::Stderr) => return Ok(Output { name, target: Target::Stderr }),
+            Some(Descriptor::Other) => {
+                // Another inherited descriptor: reopened through the path,
+                // appending where it is a regular file, so that what the
+                // file held before is kept.
+                let metadata = fs::metadata(path).map_err(write_error)?;
+                let file = fs::OpenOptions::new()
+                    .write(true)
+                    .append(metadata.is_file())
+                    .open(path)
+                    .map_err(write_error)?;
+                return Ok(Output { name, target: Target::Through(file) });
+            }
+            None => {}
+        }
         let target = match fs::metadata(path) {
             Ok(metadata) if metadata.is_dir() => {
                 return Err(FileError::Directory { verb: "write", path: name });
@@ -266,18 +334,36 @@ impl Output {
             Ok(metadata) if !metadata.is_file() => {
                 // Opened through the path itself: the kernel resolves links
                 // such as /proc/self/fd/1 that name no file.
-                if is_fifo(&metadata) && !fifo_has_reader(path) {
-                    return Err(FileError::NoReader { path: name });
-                }
+                // A FIFO's probe stays open until the real open has
+                // returned: closing it first would be the last writer
+                // leaving, and a reader would take that for the end.
+                let probe = if is_fifo(&metadata) {
+                    match fifo_probe(path) {
+                        Some(probe) => Some(probe),
+                        None => return Err(FileError::NoReader { path: name }),
+                    }
+                } else {
+                    None
+                };
                 let file = fs::OpenOptions::new().write(true).open(path).map_err(write_error)?;
+                drop(probe);
                 Target::Through(file)
             }
             Ok(metadata) => {
                 if metadata.permissions().readonly() {
                     return Err(FileError::ReadOnly { path: name });
                 }
+                // Write access as the user has it, not as the mode bits say:
+                // opening for writing truncates nothing.
+                if let Err(error) = fs::OpenOptions::new().write(true).open(path) {
+                    return Err(if error.kind() == io::ErrorKind::PermissionDenied {
+                        FileError::NotPermitted { path: name }
+                    } else {
+                        write_error(error)
+                    });
+                }
                 let real = fs::canonicalize(path).map_err(write_error)?;
-                Target::Atomic(open_atomic(&real).map_err(write_error)?)
+                Target::Atomic(open_atomic(&real).map_err(|e| folder_error(&name, &real, e))?)
             }
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 // A new file, or the missing target of a dangling link,
@@ -290,7 +376,7 @@ impl Output {
                 if !folder.is_dir() {
                     return Err(FileError::NoFolder { path: name, folder: folder.display().to_string() });
                 }
-                Target::Atomic(open_atomic(&real).map_err(write_error)?)
+                Target::Atomic(open_atomic(&real).map_err(|e| folder_error(&name, &real, e))?)
             }
             Err(error) => return Err(write_error(error)),
         };
@@ -313,7 +399,28 @@ impl Output {
                 file.write_all(bytes).map_err(write_error)?;
                 file.flush().map_err(write_error)
             }
+            Target::Stdout => {
+                let mut out = io::stdout().lock();
+                out.write_all(bytes).map_err(write_error)?;
+                out.flush().map_err(write_error)
+            }
+            Target::Stderr => {
+                let mut out = io::stderr().lock();
+                out.write_all(bytes).map_err(write_error)?;
+                out.flush().map_err(write_error)
+            }
         }
+    }
+}
+
+/// The error of making the temporary file an atomic write needs beside
+/// `real`: a folder the user may not write is named as such.
+fn folder_error(name: &str, real: &Path, error: io::Error) -> FileError {
+    if error.kind() == io::ErrorKind::PermissionDenied {
+        let folder = real.parent().map_or_else(|| ".".to_owned(), |p| p.display().to_string());
+        FileError::FolderNotWritable { path: name.to_owned(), folder }
+    } else {
+        FileError::Write { path: name.to_owned(), cause: error }
     }
 }
 
@@ -328,19 +435,21 @@ fn is_fifo(_: &fs::Metadata) -> bool {
     false
 }
 
-/// Whether a process has the FIFO at `path` open for reading: a write
-/// would otherwise wait for one forever.
+/// The FIFO at `path` opened for writing without blocking, when a
+/// process has it open for reading (else a write would wait for one
+/// forever): `None` when none does. Keep it open until the real open has
+/// returned.
 #[cfg(unix)]
-fn fifo_has_reader(path: &Path) -> bool {
+fn fifo_probe(path: &Path) -> Option<File> {
     use std::os::unix::fs::OpenOptionsExt as _;
     // Opening for writing without blocking fails (ENXIO) when no process
     // reads; the blocking open that follows then returns at once.
-    fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(path).is_ok()
+    fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(path).ok()
 }
 
 #[cfg(not(unix))]
-fn fifo_has_reader(_: &Path) -> bool {
-    true
+fn fifo_probe(path: &Path) -> Option<File> {
+    fs::OpenOptions::new().write(true).open(path).ok()
 }
 
 fn open_atomic(path: &Path) -> io::Result<atomic_write_file::AtomicWriteFile> {

@@ -512,3 +512,85 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         assert!(file.parsed.has_errors());
     }
 }
+
+/// Runs `script` in bash with `$P` the binary under test, in `dir`.
+#[cfg(unix)]
+fn bash(dir: &std::path::Path, script: &str) -> std::process::Output {
+    std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .env("P", env!("CARGO_BIN_EXE_pushcrate"))
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// `--out /dev/stdout` (and `/dev/fd/N`) writes into the open descriptor:
+/// a file it is redirected to is appended to or written at its place,
+/// never replaced, and a closed pipe there ends the run quietly.
+#[cfg(unix)]
+#[test]
+fn out_to_an_open_descriptor_writes_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |script: &str| {
+        let out = bash(dir.path(), script);
+        assert!(out.status.success(), "{script}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    run("printf 'line 1\\nline 2\\n' > log.txt; \"$P\" schema --out /dev/stdout >> log.txt");
+    let log = std::fs::read_to_string(dir.path().join("log.txt")).unwrap();
+    assert!(log.starts_with("line 1\nline 2\n{"), "{}", &log[..40.min(log.len())]);
+    run("{ echo HEADER; \"$P\" export @default --out /dev/stdout; echo FOOTER; } > log2.txt");
+    let log = std::fs::read_to_string(dir.path().join("log2.txt")).unwrap();
+    assert!(log.starts_with("HEADER\n") && log.ends_with("FOOTER\n") && log.contains("[[level]]"));
+    run(
+        "echo kept > log3.txt; exec 3>>log3.txt; \"$P\" schema --out /dev/fd/3; \"$P\" schema --out /proc/self/fd/3",
+    );
+    let log = std::fs::read_to_string(dir.path().join("log3.txt")).unwrap();
+    assert!(log.starts_with("kept\n{") && log.matches("\"$schema\"").count() == 2, "{}", log.len());
+    let codes = run(
+        "\"$P\" generate --count 300 --out /dev/stdout 2>/dev/null | head -c1 >/dev/null; echo ${PIPESTATUS[0]}",
+    );
+    assert_eq!(codes.trim(), "0", "a closed pipe is a quiet end");
+}
+
+/// A FIFO with a live reader gets the whole output, every time: the probe
+/// that checks for a reader stays open until the real open returns.
+#[cfg(unix)]
+#[test]
+fn out_to_a_fifo_with_a_reader_never_hangs_or_loses_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bash(
+        dir.path(),
+        "fail=0; for i in $(seq 1 30); do rm -f ff; mkfifo ff; (timeout 20 cat ff > got) & sleep 0.05; \
+         timeout 20 \"$P\" schema --out ff || fail=$((fail+1)); wait; [ -s got ] || fail=$((fail+1)); done; echo $fail",
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0", "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Write access is the user's, not the mode bits': as another user, a file
+/// of root's in a folder anyone may write is refused, as a shell's `>`
+/// refuses it, and a writable file in a folder the user may not write
+/// names the folder. (Needs root to set up, as CI runs.)
+#[cfg(unix)]
+#[test]
+fn out_refuses_what_the_user_may_not_write() {
+    let root = std::process::Command::new("id").arg("-u").output().unwrap();
+    if String::from_utf8_lossy(&root.stdout).trim() != "0" {
+        eprintln!("skipped: needs root to make files of another user");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = bash(
+        dir.path(),
+        "chmod 755 .; mkdir ww ro; chmod 777 ww; echo \"root's data\" > ww/r.toml; chmod 644 ww/r.toml; \
+         echo x > ro/w.toml; chmod 666 ro/w.toml; chmod 555 ro; cp \"$P\" pc; chmod 755 pc; \
+         setpriv --reuid=65534 --regid=65534 --clear-groups ./pc schema --out ww/r.toml; echo \"rc=$?\"; \
+         setpriv --reuid=65534 --regid=65534 --clear-groups ./pc schema --out ro/w.toml; echo \"rc=$?\"",
+    );
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.matches("rc=2").count(), 2, "{stdout}{stderr}");
+    assert!(stderr.contains("permission denied"), "{stderr}");
+    assert!(stderr.contains("the folder") && stderr.contains("not writable"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("ww/r.toml")).unwrap(), "root's data\n");
+}
