@@ -2,9 +2,11 @@
 //! what `pushcrate check` prints and what the editor shows for a file it
 //! will not open.
 
+use std::borrow::Borrow;
 use std::ops::Range;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
 use serde::Serialize;
 
 use crate::files::PackFile;
@@ -246,7 +248,8 @@ pub fn render(pack: &PackFile, color: bool, limit: usize) -> String {
 }
 
 /// One line counting packs, errors and warnings.
-pub fn summary(packs: &[PackFile]) -> String {
+pub fn summary<P: std::borrow::Borrow<PackFile>>(packs: &[P]) -> String {
+    let packs: Vec<&PackFile> = packs.iter().map(Borrow::borrow).collect();
     let problems = packs.iter().flat_map(|p| &p.parsed.problems);
     let errors = problems.clone().filter(|p| p.is_error()).count();
     let warnings = problems.count() - errors;
@@ -309,29 +312,53 @@ fn json_problem<'a>(pack: &'a PackFile, index: &LineIndex<'_>, problem: &'a Prob
     }
 }
 
+/// A file given to `check`: read (with its problems), or not readable.
+pub enum Checked {
+    /// Read, whatever its content.
+    Read(PackFile),
+    /// Could not be read at all.
+    Unreadable {
+        /// The file, as shown.
+        path: String,
+        /// Why.
+        error: String,
+    },
+}
+
 /// The problems of every pack as one JSON report; `unreadable` lists the
-/// files that could not be read, with the reason.
+/// files that could not be read, with the reason, after them.
 pub fn json(packs: &[PackFile], unreadable: &[(String, String)]) -> serde_json::Result<String> {
-    let mut entries: Vec<JsonPack<'_>> = packs
+    let entries: Vec<JsonPack<'_>> = packs
         .iter()
-        .map(|pack| {
-            let index = LineIndex::new(&pack.text);
-            JsonPack {
-                path: &pack.name,
-                valid: !pack.parsed.has_errors(),
-                levels: pack.parsed.pack.as_ref().map_or(0, |p| p.levels.len()),
-                problems: pack.parsed.problems.iter().map(|p| json_problem(pack, &index, p)).collect(),
-                error: None,
-            }
+        .map(json_pack)
+        .chain(unreadable.iter().map(|(path, error)| unreadable_pack(path, error)))
+        .collect();
+    serde_json::to_string_pretty(&JsonReport { packs: entries })
+}
+
+/// The report of `files` in the order given, readable or not.
+pub fn json_in_order(files: &[Checked]) -> serde_json::Result<String> {
+    let entries: Vec<JsonPack<'_>> = files
+        .iter()
+        .map(|file| match file {
+            Checked::Read(pack) => json_pack(pack),
+            Checked::Unreadable { path, error } => unreadable_pack(path, error),
         })
         .collect();
-    entries.extend(unreadable.iter().map(|(path, error)| JsonPack {
-        path,
-        valid: false,
-        levels: 0,
-        problems: Vec::new(),
-        error: Some(error),
-    }));
-    let report = JsonReport { packs: entries };
-    serde_json::to_string_pretty(&report)
+    serde_json::to_string_pretty(&JsonReport { packs: entries })
+}
+
+fn json_pack(pack: &PackFile) -> JsonPack<'_> {
+    let index = LineIndex::new(&pack.text);
+    JsonPack {
+        path: &pack.name,
+        valid: !pack.parsed.has_errors(),
+        levels: pack.parsed.pack.as_ref().map_or(0, |p| p.levels.len()),
+        problems: pack.parsed.problems.iter().map(|p| json_problem(pack, &index, p)).collect(),
+        error: None,
+    }
+}
+
+fn unreadable_pack<'a>(path: &'a str, error: &'a str) -> JsonPack<'a> {
+    JsonPack { path, valid: false, levels: 0, problems: Vec::new(), error: Some(error) }
 }

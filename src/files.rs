@@ -126,6 +126,17 @@ impl PackFile {
     }
 }
 
+/// `path` as messages show it: every control character, a newline among
+/// them, escaped, so that a file name cannot forge lines of a report.
+#[must_use]
+pub fn shown(path: &Path) -> String {
+    let text = path.display().to_string();
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    text.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect()
+}
+
 /// Whether `path` names a JSON pack (by its extension).
 #[must_use]
 pub fn is_json(path: &Path) -> bool {
@@ -144,7 +155,7 @@ pub fn read_pack(path: &Path) -> Result<PackFile, FileError> {
         let parsed = parse_pack(&text);
         return Ok(PackFile { name: "mazes/default.toml (bundled)".to_owned(), text, parsed });
     }
-    let name = path.display().to_string();
+    let name = shown(path);
     let bytes = match read_capped(path, MAX_FILE_BYTES)? {
         Capped::Whole(bytes) => bytes,
         Capped::TooLarge { size } => {
@@ -197,7 +208,7 @@ enum Capped {
 
 /// Reads at most `cap` bytes of `path`, whatever size it reports.
 fn read_capped(path: &Path, cap: usize) -> Result<Capped, FileError> {
-    let name = || path.display().to_string();
+    let name = || shown(path);
     let file = File::open(path).map_err(|cause| FileError::Read { path: name(), cause })?;
     let metadata = file.metadata().map_err(|cause| FileError::Read { path: name(), cause })?;
     if metadata.is_dir() {
@@ -223,7 +234,7 @@ fn read_capped(path: &Path, cap: usize) -> Result<Capped, FileError> {
 /// # Errors
 /// When the file cannot be read, is larger than `cap`, or is not UTF-8.
 pub fn read_text(path: &Path, cap: usize) -> Result<String, FileError> {
-    let name = || path.display().to_string();
+    let name = || shown(path);
     match read_capped(path, cap)? {
         Capped::Whole(bytes) => String::from_utf8(bytes).map_err(|e| FileError::Read {
             path: name(),
@@ -308,7 +319,7 @@ impl Output {
     /// When the destination is a directory, read-only, in a missing folder,
     /// a loop of links, or cannot be opened.
     pub fn create(path: &Path) -> Result<Output, FileError> {
-        let name = path.display().to_string();
+        let name = shown(path);
         let write_error = |cause| FileError::Write { path: name.clone(), cause };
         match descriptor(path) {
             Some(Descriptor::Stdout) => return Ok(Output { name, target: Target::Stdout }),
@@ -374,7 +385,7 @@ impl Output {
                     _ => PathBuf::from("."),
                 };
                 if !folder.is_dir() {
-                    return Err(FileError::NoFolder { path: name, folder: folder.display().to_string() });
+                    return Err(FileError::NoFolder { path: name, folder: shown(&folder) });
                 }
                 Target::Atomic(open_atomic(&real).map_err(|e| folder_error(&name, &real, e))?)
             }
@@ -417,7 +428,7 @@ impl Output {
 /// `real`: a folder the user may not write is named as such.
 fn folder_error(name: &str, real: &Path, error: io::Error) -> FileError {
     if error.kind() == io::ErrorKind::PermissionDenied {
-        let folder = real.parent().map_or_else(|| ".".to_owned(), |p| p.display().to_string());
+        let folder = real.parent().map_or_else(|| ".".to_owned(), shown);
         FileError::FolderNotWritable { path: name.to_owned(), folder }
     } else {
         FileError::Write { path: name.to_owned(), cause: error }

@@ -594,3 +594,24 @@ fn out_refuses_what_the_user_may_not_write() {
     assert!(stderr.contains("the folder") && stderr.contains("not writable"), "{stderr}");
     assert_eq!(std::fs::read_to_string(dir.path().join("ww/r.toml")).unwrap(), "root's data\n");
 }
+
+/// A newline in a file name is shown escaped, so it cannot forge a line of
+/// the report; and `check --format json` lists files in the order given,
+/// readable or not.
+#[cfg(unix)]
+#[test]
+fn file_names_cannot_forge_lines_and_reports_keep_the_order_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = dir.path().join("bad\nchecked 9 packs: all fine\n.toml");
+    std::fs::write(&name, "format = 1\nname = \"x\"\n").unwrap();
+    let out = pushcrate().arg("check").arg(&name).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad\\nchecked 9 packs: all fine\\n.toml"), "{stderr}");
+    assert!(!stderr.lines().any(|l| l.starts_with("checked 9 packs")), "{stderr}");
+    let out = pushcrate().args(["check", "--format", "json", "/nonexistent", "@default"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<&str> =
+        json["packs"].as_array().unwrap().iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["/nonexistent", "mazes/default.toml (bundled)"]);
+}

@@ -281,17 +281,27 @@ pub(crate) fn refuse(file: &PackFile) {
 }
 
 fn check(args: &CheckArgs) -> anyhow::Result<u8> {
-    let mut loaded = Vec::new();
-    let mut unreadable = Vec::new();
+    let mut checked = Vec::new();
     for path in &args.packs {
         match files::read_pack(path) {
-            Ok(file) => loaded.push(file),
+            Ok(file) => checked.push(diagnostics::Checked::Read(file)),
             Err(error) => {
                 err(&format!("error: {}\n", clean(&error.to_string())));
-                unreadable.push((path.display().to_string(), error.to_string()));
+                checked.push(diagnostics::Checked::Unreadable {
+                    path: files::shown(path),
+                    error: error.to_string(),
+                });
             }
         }
     }
+    let loaded: Vec<&files::PackFile> = checked
+        .iter()
+        .filter_map(|c| match c {
+            diagnostics::Checked::Read(file) => Some(file),
+            diagnostics::Checked::Unreadable { .. } => None,
+        })
+        .collect();
+    let unreadable = checked.len() - loaded.len();
     let color = std::io::stderr().is_terminal();
     match args.format {
         OutputFormat::Text => {
@@ -299,16 +309,16 @@ fn check(args: &CheckArgs) -> anyhow::Result<u8> {
                 err(&diagnostics::render(pack, color, args.max_problems));
             }
             let mut line = diagnostics::summary(&loaded);
-            if !unreadable.is_empty() {
-                line.push_str(&format!("; {} file(s) could not be read", unreadable.len()));
+            if unreadable > 0 {
+                line.push_str(&format!("; {unreadable} file(s) could not be read"));
             }
             err(&format!("{line}\n"));
         }
         OutputFormat::Json => {
-            out(&format!("{}\n", diagnostics::json(&loaded, &unreadable)?))?;
+            out(&format!("{}\n", diagnostics::json_in_order(&checked)?))?;
         }
     }
-    Ok(if !unreadable.is_empty() {
+    Ok(if unreadable > 0 {
         EXIT_USAGE
     } else if loaded.iter().any(|p| p.parsed.has_errors()) {
         EXIT_PROBLEMS

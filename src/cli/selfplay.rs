@@ -366,7 +366,7 @@ fn check_text(check: &sim::BalanceCheck) -> String {
     };
     let partial = if check.interrupted { " (from the games finished before the interruption)" } else { "" };
     let label = match check.runs.len() {
-        1 => "verdict",
+        0 | 1 => "verdict",
         2 => "verdict under both pairings",
         _ => "verdict under the pairings and the referee",
     };

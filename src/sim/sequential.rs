@@ -115,15 +115,25 @@ impl Pentanomial {
         self.counts.iter().zip(SCORES).map(|(&c, s)| f64::from(c) * s).sum::<f64>() / f64::from(n)
     }
 
-    /// A 95% interval of the mean for display: the Wilson interval of the
-    /// pairs' mean score as a proportion of pairs, which is never narrower
-    /// than the pairs' spread warrants (a pair's variance is at most a
-    /// coin's). The verdict comes from the sequential test, not from it.
+    /// A 95% interval of the mean for display, from the pairs' own spread
+    /// (the pentanomial variance, which counts the correlation inside a
+    /// pair), with half a pair added at each extreme so that a run of
+    /// identical pairs does not show a zero-width interval. The verdict
+    /// comes from the sequential test, not from this interval.
     #[must_use]
     pub fn interval(&self) -> (f64, f64) {
-        let n = self.pairs();
-        let rate = super::Rate::wilson(self.mean() * f64::from(n), n);
-        (rate.low, rate.high)
+        let n = f64::from(self.pairs());
+        if n == 0.0 {
+            return (0.0, 1.0);
+        }
+        let sum: f64 = self.counts.iter().zip(SCORES).map(|(&c, s)| f64::from(c) * s).sum();
+        let squares: f64 = self.counts.iter().zip(SCORES).map(|(&c, s)| f64::from(c) * s * s).sum();
+        // Half a pair at 0 and half at 1.
+        let (m, sum, squares) = (n + 1.0, sum + 0.5, squares + 0.5);
+        let mean = sum / m;
+        let var = (squares / m - mean * mean).max(0.0);
+        let half = 1.96 * (var / m).sqrt();
+        ((self.mean() - half).max(0.0), (self.mean() + half).min(1.0))
     }
 
     /// The observed frequencies, with an empty outcome given a tiny count
