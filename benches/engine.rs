@@ -129,42 +129,37 @@ fn alphabeta_depth_3(bencher: Bencher, id: &str) {
     });
 }
 
-/// One decision of `deep` (six turns, 150,000 positions) from a midgame
-/// of `arena`, with a table of 2^BITS entries: 16 is the fixed table of
-/// earlier versions, 18 the one sized to deep's budget. The counter is
-/// positions searched.
-#[divan::bench(args = [16, 18], sample_count = 5, sample_size = 1)]
-fn deep_decision_table_bits(bencher: Bencher, bits: u32) {
-    use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
-    let state = midgame("arena");
-    let limits = Limits { depth: 6, nodes: 150_000, time: None };
+/// One search of `state` under `limits` with a table of 2^`bits`
+/// entries, the searcher made outside the timing, as a game makes it once
+/// for all its decisions. The counter is positions searched.
+fn bench_search(bencher: Bencher, state: GameState, limits: pushcrate::ai::Limits, bits: u32) {
+    use pushcrate::ai::{AlphaBeta, RaceEvaluator};
     let nodes = {
         let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
         search.best(&state);
         search.nodes()
     };
-    bencher.counter(ItemsCount::new(nodes)).bench_local(|| {
-        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
-        search.best(black_box(&state))
-    });
+    bencher
+        .counter(ItemsCount::new(nodes))
+        .with_inputs(|| AlphaBeta::with_table(RaceEvaluator, limits, bits))
+        .bench_local_values(|mut search| search.best(black_box(&state)));
 }
 
-/// Time to depth 5 in turns with no node limit from a midgame of `open`,
+/// One decision of `deep` (six turns, 150,000 positions) from the start
+/// of `arena`, with a table of 2^BITS entries: 16 is the fixed table of
+/// earlier versions, 18 the one sized to deep's budget.
+#[divan::bench(args = [16, 18], sample_count = 5, sample_size = 1)]
+fn deep_decision_table_bits(bencher: Bencher, bits: u32) {
+    let limits = pushcrate::ai::Limits { depth: 6, nodes: 150_000, time: None };
+    bench_search(bencher, start("arena"), limits, bits);
+}
+
+/// Time to depth 5 in turns with no node limit from the start of `open`,
 /// with a table of 2^BITS entries (16: earlier versions' fixed table).
 #[divan::bench(args = [16, 20], sample_count = 3, sample_size = 1)]
 fn alphabeta_depth_5_table_bits(bencher: Bencher, bits: u32) {
-    use pushcrate::ai::{AlphaBeta, Limits, RaceEvaluator};
-    let state = midgame("open");
-    let limits = Limits { depth: 5, nodes: u64::MAX, time: None };
-    let nodes = {
-        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
-        search.best(&state);
-        search.nodes()
-    };
-    bencher.counter(ItemsCount::new(nodes)).bench_local(|| {
-        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, bits);
-        search.best(black_box(&state))
-    });
+    let limits = pushcrate::ai::Limits { depth: 5, nodes: u64::MAX, time: None };
+    bench_search(bencher, start("open"), limits, bits);
 }
 
 /// A balance run: 2,400 greedy games of one level on both cores.

@@ -280,15 +280,7 @@ fn repeated_games_are_one_observation() {
     let start = bundled("serpent");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy = "greedy".parse().unwrap();
-    let config = Config {
-        agents: [greedy, greedy],
-        games: 20,
-        seed: 1,
-        max_actions: 300,
-        threads: 1,
-        opening: 0,
-        sequential: None,
-    };
+    let config = Config { threads: 1, ..Config::fixed([greedy, greedy], 20) };
     let results = sim::run(&start, &config, &|| {}, &stop);
     let report = Report::new("serpent", ["a".into(), "b".into()], Player::One, &results, false);
     assert_eq!(report.games, 20);
@@ -305,15 +297,7 @@ fn a_forced_win_settles_the_balance_check() {
     let start = bundled("tiny");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
-    let config = Config {
-        agents: [greedy, greedy],
-        games: 10,
-        seed: 1,
-        max_actions: 300,
-        threads: 1,
-        opening: 0,
-        sequential: None,
-    };
+    let config = Config { threads: 1, ..Config::fixed([greedy, greedy], 10) };
     let ticks = std::sync::Mutex::new(Vec::new());
     let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
     let (check, games) =
@@ -470,15 +454,7 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let random: Agent = "random".parse().unwrap();
-    let config = Config {
-        agents: [hard, hard],
-        games: 20,
-        seed: 1,
-        max_actions: 300,
-        threads: 1,
-        opening: 0,
-        sequential: None,
-    };
+    let config = Config { threads: 1, ..Config::fixed([hard, hard], 20) };
     let ticks = std::sync::Mutex::new(Vec::new());
     let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
     let pairings = [[hard, hard], [random, random]];
@@ -513,15 +489,7 @@ fn undecided_games_are_explained_by_static_findings() {
     let start = level.start_state(pack.rules).unwrap();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: Agent = "greedy".parse().unwrap();
-    let config = Config {
-        agents: [greedy, greedy],
-        games: 40,
-        seed: 1,
-        max_actions: 300,
-        threads: 1,
-        opening: 0,
-        sequential: None,
-    };
+    let config = Config { threads: 1, ..Config::fixed([greedy, greedy], 40) };
     let (mut check, _) =
         sim::check_balance(&start, &level.id, sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     let analysis = pushcrate::analysis::analyze_level(level, pack.rules, &Default::default());

@@ -197,22 +197,33 @@ pub fn run(
 ) -> Vec<GameResult> {
     let games = config.games.div_ceil(2) * 2;
     let play = || -> Vec<GameResult> {
-        let results: Vec<Option<GameResult>> = (0..games)
-            .into_par_iter()
-            .map(|index| {
-                let result = play_game(start, config, index, stop);
-                if result.is_some() {
-                    progress();
-                }
-                result
-            })
-            .collect();
-        results.into_iter().flatten().collect()
+        play_range(start, config, 0..games, progress, stop).into_iter().flatten().collect()
     };
     match rayon::ThreadPoolBuilder::new().num_threads(config.threads).build() {
         Ok(pool) => pool.install(play),
         Err(_) => play(),
     }
+}
+
+/// Plays games `indices` of a run in parallel on the current pool, in
+/// index order; `None` for a game stopped before its end.
+fn play_range(
+    start: &GameState,
+    config: &Config,
+    indices: std::ops::Range<u32>,
+    progress: &(dyn Fn() + Sync),
+    stop: &Arc<AtomicBool>,
+) -> Vec<Option<GameResult>> {
+    indices
+        .into_par_iter()
+        .map(|index| {
+            let result = play_game(start, config, index, stop);
+            if result.is_some() {
+                progress();
+            }
+            result
+        })
+        .collect()
 }
 
 /// The first player's half points in a finished game: 2 for a win, 1 for
@@ -254,18 +265,7 @@ pub fn run_sequential(
     let mut next = 0u32;
     while !test.is_settled() && next < cap && !stop.load(Ordering::Relaxed) {
         let end = (next + 2 * batch).min(cap);
-        let play = || -> Vec<Option<GameResult>> {
-            (next..end)
-                .into_par_iter()
-                .map(|index| {
-                    let result = play_game(start, config, index, stop);
-                    if result.is_some() {
-                        on_game();
-                    }
-                    result
-                })
-                .collect()
-        };
+        let play = || play_range(start, config, next..end, on_game, stop);
         let results = match &pool {
             Some(pool) => pool.install(play),
             None => play(),
