@@ -226,3 +226,19 @@ fn defaults_are_left_out_even_when_set_explicitly() {
     assert_eq!(reread.levels[0].start_state(rules).unwrap(), pack.levels[0].start_state(rules).unwrap());
     assert_eq!(write_pack(&reread), text, "writing is stable");
 }
+
+/// A map row ends with `\n` or `\r\n`; a lone `\r` at the end of the map
+/// is a character of its last row, and the row is then too long (as the
+/// schema and docs/format.md say), while `\r\n` endings read as usual.
+#[test]
+fn a_lone_carriage_return_ends_no_map_row() {
+    let pack = |map: &str| {
+        format!(
+            "format = 1\nname = \"x\"\n[[level]]\nid = \"a\"\nname = \"A\"\nsize = \"5x5\"\nmap = \"{map}\"\np1 = {{ start = \"c1\" }}\np2 = {{ start = \"c5\" }}\n"
+        )
+    };
+    let lone = parse_pack(&pack(".....\\n.....\\n.....\\n.....\\n.....\\r"));
+    assert!(lone.problems.iter().any(|p| p.code.as_str() == "E011"), "{:?}", lone.problems);
+    let crlf = parse_pack(&pack(".....\\r\\n.....\\r\\n.....\\r\\n.....\\r\\n.....\\r\\n"));
+    assert!(!crlf.has_errors(), "{:?}", crlf.problems);
+}

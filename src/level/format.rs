@@ -761,8 +761,12 @@ impl Reader<'_> {
 fn map_rows(map: &str) -> Vec<(usize, &str)> {
     let mut rows = Vec::new();
     let mut offset = 0;
-    for line in map.split('\n') {
-        let content = line.strip_suffix('\r').unwrap_or(line);
+    let mut lines = map.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        // `\r\n` ends a row; a `\r` with no `\n` after it is a character of
+        // the row (docs/format.md), and so an unknown one.
+        let ended = lines.peek().is_some();
+        let content = if ended { line.strip_suffix('\r').unwrap_or(line) } else { line };
         let trimmed_start = content.trim_start_matches([' ', '\t']);
         let row = trimmed_start.trim_end_matches([' ', '\t']);
         if !row.is_empty() {
