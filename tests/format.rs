@@ -242,3 +242,19 @@ fn a_lone_carriage_return_ends_no_map_row() {
     let crlf = parse_pack(&pack(".....\\r\\n.....\\r\\n.....\\r\\n.....\\r\\n.....\\r\\n"));
     assert!(!crlf.has_errors(), "{:?}", crlf.problems);
 }
+
+/// A warning about the initial crates points at the `crates` line, not
+/// at the level's id.
+#[test]
+fn w001_points_at_the_crates() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/w001-crates-cut-a-route.toml"
+    ))
+    .unwrap();
+    let parsed = parse_pack(&text);
+    let warning = parsed.problems.iter().find(|p| p.code.as_str() == "W001").expect("W001");
+    let span = warning.span.clone().expect("a place in the file");
+    let (line, _) = line_col(&text, span.start);
+    assert!(text.lines().nth(line - 1).unwrap().starts_with("crates = "), "line {line}");
+}

@@ -14,6 +14,11 @@ use crate::rules::{
     Bitboard, ByPlayer, Cell, JumpRule, MAX_SIDE, MIN_SIDE, Player, RuleOption, Rules, Stage,
 };
 
+/// The schema's default of `crates`: none.
+fn no_crates() -> Vec<String> {
+    Vec::new()
+}
+
 #[derive(Deserialize)]
 struct VersionProbe {
     format: Option<Spanned<toml::Value>>,
@@ -231,8 +236,8 @@ struct RawLevel {
     p2: Option<Spanned<RawPlayer>>,
     /// Initial crates.
     #[serde(default)]
-    #[schemars(with = "Vec<schema_types::CrateEntry>")]
-    crates: Vec<Spanned<String>>,
+    #[schemars(with = "Vec<schema_types::CrateEntry>", default = "no_crates")]
+    crates: Option<Spanned<Vec<Spanned<String>>>>,
     /// Derived figures for clients; ignored when read.
     #[allow(dead_code)]
     #[schemars(with = "Option<schema_types::Derived>")]
@@ -635,7 +640,10 @@ impl Reader<'_> {
                 level.goals[player] = Some(set);
             }
         }
-        level.crates = self.crates(i, &crates);
+        if let Some(crates) = crates {
+            self.map.spans.insert(Field::LevelKey(i, "crates"), crates.span());
+            level.crates = self.crates(i, crates.get_ref());
+        }
         level
     }
 
