@@ -176,7 +176,14 @@ pub fn read_pack(path: &Path) -> Result<PackFile, FileError> {
 pub fn pack_from_bytes(name: String, bytes: Vec<u8>, json: bool) -> PackFile {
     match String::from_utf8(bytes) {
         Ok(text) => {
-            let parsed = if json { parse_pack_json(&text) } else { parse_pack(&text) };
+            let parsed = match text.strip_prefix('\u{feff}') {
+                // A byte-order mark, accepted in JSON as TOML accepts it:
+                // read as white space of the same length, so that every
+                // place in the file keeps its offset.
+                Some(rest) if json => parse_pack_json(&format!("   {rest}")),
+                _ if json => parse_pack_json(&text),
+                _ => parse_pack(&text),
+            };
             PackFile { name, text, parsed }
         }
         Err(error) => {

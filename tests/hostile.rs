@@ -615,3 +615,19 @@ fn file_names_cannot_forge_lines_and_reports_keep_the_order_given() {
         json["packs"].as_array().unwrap().iter().map(|p| p["path"].as_str().unwrap()).collect();
     assert_eq!(paths, ["/nonexistent", "mazes/default.toml (bundled)"]);
 }
+
+/// Readers ignore `derived`, nulls inside it too; and a JSON pack with a
+/// byte-order mark reads as the same pack in TOML does.
+#[test]
+fn derived_nulls_and_a_json_byte_order_mark_are_accepted() {
+    for name in ["derived-with-null.json", "json-with-bom.json"] {
+        let path = format!("{}/tests/data/edge/{name}", env!("CARGO_MANIFEST_DIR"));
+        let bytes = std::fs::read(&path).unwrap();
+        let file = pack_from_bytes(name.to_owned(), bytes, true);
+        assert!(file.is_valid(), "{name}: {:?}", file.parsed.problems);
+    }
+    // A null outside `derived` is still refused.
+    let file =
+        pack_from_bytes("x.json".into(), br#"{"format": 1, "name": null, "level": []}"#.to_vec(), true);
+    assert!(file.parsed.problems.iter().any(|p| p.code.as_str() == "E002"), "{:?}", file.parsed.problems);
+}

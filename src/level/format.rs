@@ -241,7 +241,7 @@ struct RawLevel {
     /// Derived figures for clients; ignored when read.
     #[allow(dead_code)]
     #[schemars(with = "Option<schema_types::Derived>")]
-    derived: Option<toml::Value>,
+    derived: Option<serde::de::IgnoredAny>,
 }
 
 /// A player's start square and goal set.

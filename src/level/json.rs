@@ -232,7 +232,11 @@ impl TomlWriter {
         let start = self.out.len();
         match value {
             serde_json::Value::Null => {
-                self.fail(path, "`null` is not a value in a pack; leave the key out instead");
+                // Readers ignore `derived`, whatever it holds.
+                let derived = path.iter().any(|step| matches!(step, Step::Key(key) if key == "derived"));
+                if !derived {
+                    self.fail(path, "`null` is not a value in a pack; leave the key out instead");
+                }
                 self.out.push_str("\"\"");
             }
             serde_json::Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
