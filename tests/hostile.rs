@@ -631,3 +631,30 @@ fn derived_nulls_and_a_json_byte_order_mark_are_accepted() {
         pack_from_bytes("x.json".into(), br#"{"format": 1, "name": null, "level": []}"#.to_vec(), true);
     assert!(file.parsed.problems.iter().any(|p| p.code.as_str() == "E002"), "{:?}", file.parsed.problems);
 }
+
+/// Ctrl-C stops `perft` and `analyze` with exit 130 and a line that says
+/// so; analyze prints the report so far.
+#[cfg(unix)]
+#[test]
+fn perft_and_analyze_stop_on_ctrl_c_and_say_so() {
+    for (args, reports) in [
+        (vec!["perft", "@default", "--level", "arena", "--depth", "9", "--divide"], false),
+        (vec!["analyze", "@default", "--budget", "100000000", "--depth", "200"], true),
+    ] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pushcrate"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let sent =
+            std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{args:?}: {stderr}");
+        assert!(stderr.contains("interrupted"), "{args:?}: {stderr}");
+        assert_eq!(!out.stdout.is_empty(), reports, "{args:?}");
+    }
+}

@@ -50,7 +50,10 @@ pub struct AnalyzeArgs {
 /// analysed even with errors (a route cut by walls is explained with the
 /// walled-in region).
 pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
-    let options = AnalysisOptions { budget: args.budget, depth: args.depth, cancel: None };
+    // Ctrl-C cuts the searches short: the report so far is printed, marked
+    // partial.
+    let stop = super::selfplay::stop_on_ctrl_c();
+    let options = AnalysisOptions { budget: args.budget, depth: args.depth, cancel: Some(&stop) };
     let deny_warnings = args.deny == Some(Deny::Warnings);
     let mut failed = false;
     let mut json_packs = Vec::new();
@@ -96,8 +99,14 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
                 .push(serde_json::json!({ "path": file.name, "valid": !has_errors, "report": report })),
         }
     }
+    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
     if args.format == OutputFormat::Json {
-        out(&format!("{}\n", serde_json::to_string_pretty(&serde_json::json!({ "packs": json_packs }))?))?;
+        let report = serde_json::json!({ "packs": json_packs, "interrupted": interrupted });
+        out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    }
+    if interrupted {
+        err("interrupted: the report above is partial (the bounded searches were cut short)\n");
+        return Ok(super::EXIT_INTERRUPTED);
     }
     Ok(if failed { EXIT_PROBLEMS } else { EXIT_OK })
 }

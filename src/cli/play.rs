@@ -204,15 +204,28 @@ pub(super) fn perft(args: &PerftArgs) -> anyhow::Result<u8> {
         Err(code) => return Ok(code),
     };
     let depth = args.depth;
+    // Ctrl-C stops the count: with --divide, the first actions counted so
+    // far are printed; either way the run says it was interrupted.
+    let stop = super::selfplay::stop_on_ctrl_c();
+    let interrupted = || {
+        super::err("interrupted: the count did not finish\n");
+        Ok(super::EXIT_INTERRUPTED)
+    };
     if args.divide {
         let mut total = 0u64;
-        for (action, count) in rules::divide(&state, depth) {
-            out(&format!("{action}: {count}\n"))?;
-            total += count;
+        if depth > 0 {
+            for action in state.legal_actions().sorted() {
+                let mut next = state;
+                next.play_unchecked(action);
+                let Some(count) = rules::perft_until(&next, depth - 1, &stop) else { return interrupted() };
+                out(&format!("{action}: {count}\n"))?;
+                total += count;
+            }
         }
         out(&format!("\n{}\n", if depth == 0 { 1 } else { total }))?;
     } else {
-        out(&format!("{}\n", rules::perft(&state, depth)))?;
+        let Some(count) = rules::perft_until(&state, depth, &stop) else { return interrupted() };
+        out(&format!("{count}\n"))?;
     }
     Ok(EXIT_OK)
 }

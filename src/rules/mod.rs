@@ -17,7 +17,7 @@ pub use action::{Action, ActionKind, ActionList, ParseActionError, format_action
 pub use bitboard::{Bitboard, BitboardIter};
 pub use options::{JumpRule, RuleOption, Rules};
 pub use path::{Route, RouteEnds, RouteSet};
-pub use perft::{divide, perft, perft_full};
+pub use perft::{divide, perft, perft_full, perft_until};
 pub use setup::{Piece, Setup, SetupProblem};
 pub use state::{DrawOfferError, GameState, IllegalAction, Outcome, SetupError, WinKind};
 pub use types::{ByPlayer, Cell, Dir, MAX_SIDE, MIN_SIDE, ParseCellError, Player, Stage};

@@ -25,6 +25,24 @@ pub fn perft(state: &GameState, depth: u32) -> u64 {
         .sum()
 }
 
+/// [`perft`], given up with `None` soon after `stop` is set.
+#[must_use]
+pub fn perft_until(state: &GameState, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+    if depth <= 1 {
+        return Some(perft(state, depth));
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for &action in state.legal_actions().iter() {
+        let mut next = *state;
+        next.play_unchecked(action);
+        total += perft_until(&next, depth - 1, stop)?;
+    }
+    Some(total)
+}
+
 /// Perft that plays every action, the last ply included: the slower count
 /// that measures playing as well as generating.
 #[must_use]
