@@ -17,18 +17,7 @@ use crate::level::{Problem, Severity};
 /// are kept.
 #[must_use]
 pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut cleaned = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
-            cleaned.extend(c.escape_default());
-        } else {
-            cleaned.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(cleaned)
+    crate::files::escape_controls(text, true)
 }
 
 /// Line starts of a text, for line and column numbers in logarithmic time:

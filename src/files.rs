@@ -130,11 +130,27 @@ impl PackFile {
 /// them, escaped, so that a file name cannot forge lines of a report.
 #[must_use]
 pub fn shown(path: &Path) -> String {
-    let text = path.display().to_string();
-    if !text.chars().any(char::is_control) {
-        return text;
+    escape_controls(&path.display().to_string(), false).into_owned()
+}
+
+/// `text` with its control characters escaped (`\n` as `\\n`), newlines
+/// and tabs kept when `keep_lines` is set: the one escaping behind every
+/// name and message the tools print.
+#[must_use]
+pub fn escape_controls(text: &str, keep_lines: bool) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && !(keep_lines && (c == '\n' || c == '\t'));
+    if !text.chars().any(escaped) {
+        return std::borrow::Cow::Borrowed(text);
     }
-    text.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect()
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if escaped(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether `path` names a JSON pack (by its extension).
@@ -413,22 +429,17 @@ impl Output {
                 file.write_all(bytes).map_err(write_error)?;
                 file.commit().map_err(write_error)
             }
-            Target::Through(mut file) => {
-                file.write_all(bytes).map_err(write_error)?;
-                file.flush().map_err(write_error)
-            }
-            Target::Stdout => {
-                let mut out = io::stdout().lock();
-                out.write_all(bytes).map_err(write_error)?;
-                out.flush().map_err(write_error)
-            }
-            Target::Stderr => {
-                let mut out = io::stderr().lock();
-                out.write_all(bytes).map_err(write_error)?;
-                out.flush().map_err(write_error)
-            }
+            Target::Through(file) => put(file, bytes).map_err(write_error),
+            Target::Stdout => put(io::stdout().lock(), bytes).map_err(write_error),
+            Target::Stderr => put(io::stderr().lock(), bytes).map_err(write_error),
         }
     }
+}
+
+/// Writes `bytes` into `out` and flushes it.
+fn put(mut out: impl Write, bytes: &[u8]) -> io::Result<()> {
+    out.write_all(bytes)?;
+    out.flush()
 }
 
 /// The error of making the temporary file an atomic write needs beside

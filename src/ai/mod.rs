@@ -220,6 +220,13 @@ impl Agent {
         Agent::named().find(|&(_, agent)| agent == self).map(|(name, _)| name)
     }
 
+    /// The agent as a short line names it: its name (`deep`) where it has
+    /// one, else its setting (`alphabeta:5:20000`).
+    #[must_use]
+    pub fn short_name(self) -> String {
+        self.name().map_or_else(|| self.to_string(), str::to_owned)
+    }
+
     /// The strength's name of this agent, if it has one.
     #[must_use]
     pub fn strength(self) -> Option<&'static str> {

@@ -151,13 +151,8 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
                 bar.set_length(bar.length().unwrap_or(0).saturating_sub(u64::from(n)))
             }
             sim::Tick::Look { pairing, test } => {
-                let agent = plan.pairings.get(pairing).or(plan.referee.as_ref()).map(|a| a[0]);
-                bar.set_message(format!(
-                    "{} {}: {}",
-                    level.id,
-                    agent.map(|a| a.strength().unwrap_or("agent").to_owned()).unwrap_or_default(),
-                    look_text(&test)
-                ));
+                let agent = plan.agent(pairing).map(Agent::short_name);
+                bar.set_message(format!("{} {}: {}", level.id, agent.unwrap_or_default(), look_text(&test)));
             }
         };
         let (mut check, games) = sim::check_balance(&start, &level.id, plan, &config, &tick, &stop);
@@ -208,14 +203,7 @@ fn look_text(test: &sim::Sequential) -> String {
     let (low, high) = test.pairs.interval();
     let mean = test.pairs.mean();
     let band = band_bar(low, high);
-    let state = match test.decision {
-        sim::Decision::Open => "playing",
-        sim::Decision::Balanced => "balanced",
-        sim::Decision::FirstAhead => "first player ahead",
-        sim::Decision::SecondAhead => "second player ahead",
-        sim::Decision::Uncertain => "uncertain at the cap",
-    };
-    format!("{} [{}–{}] {band} {state}", pct(mean), pct(low), pct(high))
+    format!("{} [{}–{}] {band} {}", pct(mean), pct(low), pct(high), test.decision.describe())
 }
 
 /// The interval `low`–`high` drawn on a 20-character scale from 0 to

@@ -575,8 +575,7 @@ fn player_card(ui: &mut Ui, state: &crate::rules::GameState, player: Player) {
 fn live_tests_ui(ui: &mut Ui, plan: &crate::sim::Plan<'_>, tests: &[Option<crate::sim::Sequential>]) {
     for (i, test) in tests.iter().enumerate() {
         let Some(test) = test else { continue };
-        let agent = plan.pairings.get(i).or(plan.referee.as_ref()).map(|a| a[0]);
-        let name = agent.map(|a| a.name().map_or_else(|| a.to_string(), str::to_owned)).unwrap_or_default();
+        let name = plan.agent(i).map(Agent::short_name).unwrap_or_default();
         test_ui(ui, &name, test);
     }
 }
@@ -589,11 +588,9 @@ fn test_ui(ui: &mut Ui, name: &str, test: &crate::sim::Sequential) {
     let (low, high) = test.pairs.interval();
     let mean = test.pairs.mean();
     let state = match test.decision {
-        Decision::Open => "playing…",
-        Decision::Balanced => "settled: balanced",
-        Decision::FirstAhead => "settled: the first player is ahead",
-        Decision::SecondAhead => "settled: the second player is ahead",
-        Decision::Uncertain => "uncertain at the cap",
+        Decision::Open => "playing…".to_owned(),
+        Decision::Uncertain => Decision::Uncertain.describe().to_owned(),
+        settled => format!("settled: {}", settled.describe()),
     };
     ui.label(format!(
         "{name}: {} games, first player {:.0}% [{:.0}–{:.0}%], {state}",

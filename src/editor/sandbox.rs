@@ -82,9 +82,6 @@ pub struct Thinking {
 pub struct Kept {
     /// The agent it plays as.
     agent: Agent,
-    /// The history's version it has followed since it was made: a rewound
-    /// game makes a new player.
-    rewinds: u64,
     player: Box<dyn crate::ai::Strategy>,
     /// The flag its searches watch: each of its jobs' cancel flag.
     cancel: Arc<std::sync::atomic::AtomicBool>,
@@ -341,9 +338,10 @@ impl Sandbox {
         let Seat::Computer(strength) = self.seats[side] else { return };
         let agent = Agent::STRENGTHS[strength.min(Agent::STRENGTHS.len() - 1)].1;
         let state = *self.state();
-        // The player that has followed this game, or a new one.
+        // The player that has followed this game (a rewound game has none),
+        // or a new one.
         let rewinds = self.rewinds;
-        let kept = self.kept[side].take().filter(|k| k.agent == agent && k.rewinds == rewinds);
+        let kept = self.kept[side].take().filter(|k| k.agent == agent);
         let seed = self.cursor as u64 ^ 0x5EED;
         // The game so far, so that the computer treats a repeated position
         // as a draw rather than walking in circles.
@@ -352,12 +350,7 @@ impl Sandbox {
         let job = Job::spawn_with_cancel(0, cancel, move |progress| {
             let mut kept = kept.unwrap_or_else(|| {
                 let cancel = Arc::clone(progress.cancel_flag());
-                Kept {
-                    agent,
-                    rewinds,
-                    player: agent.build_cancellable(seed, Some(Arc::clone(&cancel))),
-                    cancel,
-                }
+                Kept { agent, player: agent.build_cancellable(seed, Some(Arc::clone(&cancel))), cancel }
             });
             let action = kept.player.choose_in_game(&state, &history);
             (kept, action)

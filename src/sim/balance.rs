@@ -49,6 +49,13 @@ pub struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
+    /// The agent of pairing `pairing` (its index in the plan; the
+    /// referee's is the plan's length), as [`Tick::Look`] numbers them.
+    #[must_use]
+    pub fn agent(&self, pairing: usize) -> Option<Agent> {
+        self.pairings.get(pairing).or(self.referee.as_ref()).map(|a| a[0])
+    }
+
     /// The pairings alone, with no referee.
     #[must_use]
     pub const fn only(pairings: &'a [[Agent; 2]]) -> Plan<'a> {

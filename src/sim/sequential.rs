@@ -217,6 +217,21 @@ pub enum Decision {
     Uncertain,
 }
 
+impl Decision {
+    /// The decision as reports show it: "playing", "balanced", "first
+    /// player ahead", "second player ahead", "uncertain at the cap".
+    #[must_use]
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Decision::Open => "playing",
+            Decision::Balanced => "balanced",
+            Decision::FirstAhead => "first player ahead",
+            Decision::SecondAhead => "second player ahead",
+            Decision::Uncertain => "uncertain at the cap",
+        }
+    }
+}
+
 /// A sequential check of one pairing: the pairs seen and each edge's
 /// standing.
 #[derive(Clone, Copy, PartialEq, Debug, Serialize)]
