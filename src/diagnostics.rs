@@ -12,12 +12,42 @@ use serde::Serialize;
 use crate::files::PackFile;
 use crate::level::{Problem, Severity};
 
+#[cfg(test)]
+mod error_text_tests {
+    #[test]
+    fn a_cause_the_message_already_ends_with_is_shown_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let error = anyhow::Error::new(crate::files::FileError::Read { path: "x".into(), cause: io });
+        assert_eq!(super::error_text(&error), "cannot read x: No such file");
+        let wrapped = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(super::error_text(&wrapped), "outer: inner");
+    }
+}
+
 /// `text` safe to print on a terminal: control characters (escape
 /// sequences, bells, carriage returns) are shown escaped; newlines and tabs
 /// are kept.
 #[must_use]
 pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
     crate::files::escape_controls(text, true)
+}
+
+/// An error and its causes on one line, `outer: inner: …`, each cause
+/// shown once: a cause whose text its outer message already ends with (as
+/// `cannot read x: No such file…` ends with the io error) is not repeated.
+#[must_use]
+pub fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let part = cause.to_string();
+        if !text.ends_with(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+    }
+    text
 }
 
 /// Line starts of a text, for line and column numbers in logarithmic time:

@@ -13,6 +13,12 @@
 //!   `/proc/self/fd/N`) is written into that descriptor, whatever file it
 //!   resolves to. A read-only file, a file the user may not write (checked
 //!   by opening it, not by its mode bits) and a directory are refused.
+//! - The temporary file has no name while it is written (Linux's
+//!   `O_TMPFILE`), so that a process killed mid-work leaves nothing beside
+//!   the output. Where the file system cannot do that, it is named
+//!   `.NAME.XXXXXX`; such a temporary of the same output left by a killed
+//!   process, untouched for [`STALE_TEMPORARY`], is removed by the next
+//!   write of that output.
 //!
 //! *Architecture Invariant*: only [`crate::cli`] and [`crate::editor`] use
 //! this module; the layers below them do no I/O.
@@ -31,6 +37,10 @@ pub const BUNDLED: &str = "@default";
 
 /// Symbolic links followed before a chain counts as a loop (as Linux does).
 const MAX_LINKS: usize = 40;
+
+/// How long a named temporary of an output stays untouched before the next
+/// write of that output takes it for one a killed process left.
+pub const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
 
 /// Why a file could not be read or written. Problems *in* a pack's text are
 /// not errors here: they are [`Problem`]s of the [`PackFile`].
@@ -101,6 +111,23 @@ pub enum FileError {
     /// Symbolic links that never end in a file.
     #[error("cannot write {path}: too many levels of symbolic links")]
     LinkLoop {
+        /// The path, as named.
+        path: String,
+    },
+    /// A folder to be written in one piece exists, and holds files that
+    /// are not an earlier output of the same kind: they are not replaced.
+    #[error(
+        "cannot write {path}: the folder holds other files ({what} would replace it whole); choose a new or empty folder"
+    )]
+    FolderInUse {
+        /// The folder, as named.
+        path: String,
+        /// What was to be written, such as "the conformance suite".
+        what: &'static str,
+    },
+    /// A file was named where a folder was meant.
+    #[error("cannot write {path}: it is a file, not a folder")]
+    NotFolder {
         /// The path, as named.
         path: String,
     },
@@ -482,8 +509,46 @@ fn fifo_probe(path: &Path) -> Option<File> {
 }
 
 fn open_atomic(path: &Path) -> io::Result<atomic_write_file::AtomicWriteFile> {
+    remove_stale_temporaries(path);
     // The default options keep the replaced file's mode and owner.
     atomic_write_file::AtomicWriteFile::options().open(path)
+}
+
+/// Whether `entry` is named as the atomic write of `target` names its
+/// temporary: `.` + the target's name + `.` + six ASCII letters or digits.
+fn is_temporary_of(entry: &std::ffi::OsStr, target: &std::ffi::OsStr) -> bool {
+    let (Some(entry), Some(target)) = (entry.to_str(), target.to_str()) else { return false };
+    entry
+        .strip_prefix('.')
+        .and_then(|rest| rest.strip_prefix(target))
+        .and_then(|rest| rest.strip_prefix('.'))
+        .is_some_and(|suffix| suffix.len() == 6 && suffix.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Removes the named temporaries of `target` that a killed process left:
+/// regular files of the temporary's naming, untouched for
+/// [`STALE_TEMPORARY`]. Best effort: what cannot be listed or removed stays.
+fn remove_stale_temporaries(target: &Path) {
+    let Some(name) = target.file_name() else { return };
+    let folder = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(folder) else { return };
+    for entry in entries.flatten() {
+        if !is_temporary_of(&entry.file_name(), name) {
+            continue;
+        }
+        let Ok(metadata) = entry.path().symlink_metadata() else { continue };
+        let stale = metadata
+            .modified()
+            .ok()
+            .and_then(|time| time.elapsed().ok())
+            .is_some_and(|age| age >= STALE_TEMPORARY);
+        if metadata.is_file() && stale {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Follows symbolic links from `path` to the path they end at (which need
@@ -511,4 +576,139 @@ fn resolve_links(path: &Path) -> Option<PathBuf> {
 /// As [`Output::create`] and [`Output::commit`].
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     Output::create(path)?.commit(bytes)
+}
+
+/// Writes a folder of files in one piece: into a hidden folder beside
+/// `path` (`.NAME.partial-PID`), which then takes `path`'s place, so that an
+/// interrupted run leaves the old folder, or none, never a part of the new.
+/// `files` are paths relative to the folder, with their bytes.
+///
+/// An existing folder is replaced whole when it is empty or when
+/// `replaceable` says it is an earlier output of the same kind (`what`);
+/// else it is refused. Hidden folders of this naming that a killed process
+/// left are removed first.
+///
+/// # Errors
+/// When `path` is a file, its folder is missing, it holds other files, or a
+/// write or a rename fails (the old folder is then left as it was).
+pub fn write_folder(
+    path: &Path,
+    files: &[(String, Vec<u8>)],
+    what: &'static str,
+    replaceable: impl Fn(&Path) -> bool,
+) -> Result<(), FileError> {
+    let name = shown(path);
+    let write_error = |cause| FileError::Write { path: name.clone(), cause };
+    let exists = match fs::metadata(path) {
+        Ok(m) if m.is_dir() => true,
+        Ok(_) => return Err(FileError::NotFolder { path: name }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
+        Err(e) => return Err(write_error(e)),
+    };
+    let Some(base) = path.file_name() else {
+        return Err(write_error(io::Error::new(io::ErrorKind::InvalidInput, "the path names no folder")));
+    };
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(FileError::NoFolder { path: name, folder: shown(&parent) });
+    }
+    if exists {
+        let empty = fs::read_dir(path).map_err(write_error)?.next().is_none();
+        if !empty && !replaceable(path) {
+            return Err(FileError::FolderInUse { path: name, what });
+        }
+    }
+    let hidden = |kind: &str, pid: u32| {
+        let mut hidden = std::ffi::OsString::from(".");
+        hidden.push(base);
+        hidden.push(format!(".{kind}-{pid}"));
+        parent.join(hidden)
+    };
+    remove_abandoned_folders(&parent, base);
+    let staging = hidden("partial", std::process::id());
+    let _ = fs::remove_dir_all(&staging);
+    let staged = (|| -> io::Result<()> {
+        fs::create_dir(&staging)?;
+        for (file, bytes) in files {
+            let target = staging.join(file);
+            if let Some(folder) = target.parent() {
+                fs::create_dir_all(folder)?;
+            }
+            fs::write(&target, bytes)?;
+        }
+        Ok(())
+    })();
+    let swapped = staged.and_then(|()| {
+        if exists {
+            replace_folder(&staging, path, &hidden("old", std::process::id()))
+        } else {
+            fs::rename(&staging, path)
+        }
+    });
+    if let Err(error) = swapped {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(if error.kind() == io::ErrorKind::PermissionDenied {
+            FileError::FolderNotWritable { path: name, folder: shown(&parent) }
+        } else {
+            write_error(error)
+        });
+    }
+    Ok(())
+}
+
+/// Puts the folder `new` in the place of the folder `path`, and removes the
+/// old one, which has the name `old` between the two renames.
+fn replace_folder(new: &Path, path: &Path, old: &Path) -> io::Result<()> {
+    fs::rename(path, old)?;
+    if let Err(error) = fs::rename(new, path) {
+        let _ = fs::rename(old, path);
+        return Err(error);
+    }
+    let _ = fs::remove_dir_all(old);
+    Ok(())
+}
+
+/// Removes the hidden `.BASE.partial-PID` folders in `parent` whose process
+/// is gone: what a killed [`write_folder`] left.
+fn remove_abandoned_folders(parent: &Path, base: &std::ffi::OsStr) {
+    let (Some(base), Ok(entries)) = (base.to_str(), fs::read_dir(parent)) else { return };
+    let prefix = format!(".{base}.partial-");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) =
+            file_name.to_str().and_then(|n| n.strip_prefix(&prefix)).and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_lives(pid) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether a process `pid` exists (where the system cannot tell, it is
+/// taken to, so that nothing of it is removed).
+fn process_lives(pid: u32) -> bool {
+    if cfg!(target_os = "linux") { Path::new(&format!("/proc/{pid}")).exists() } else { true }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_temporary_of;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn temporaries_are_known_by_their_naming_only() {
+        let of = |entry: &str| is_temporary_of(OsStr::new(entry), OsStr::new("X.toml"));
+        assert!(of(".X.toml.aB3xYz"));
+        assert!(!of("X.toml"));
+        assert!(!of(".X.toml.aB3xY"), "five characters");
+        assert!(!of(".X.toml.aB3xYzz"), "seven characters");
+        assert!(!of(".X.toml.aB-xYz"), "not alphanumeric");
+        assert!(!of(".Y.toml.aB3xYz"), "another output's");
+        assert!(!of(".X.toml"));
+    }
 }

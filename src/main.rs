@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             match pushcrate::editor::run(pack) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
-                    eprintln!("error: {error:#}");
+                    eprintln!("error: {}", cli::clean(&pushcrate::diagnostics::error_text(&error)));
                     ExitCode::from(cli::EXIT_USAGE)
                 }
             }

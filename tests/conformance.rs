@@ -99,3 +99,62 @@ fn show_prints_the_state_as_json_and_takes_draw_offers() {
         .code(2)
         .stderr(predicates::str::contains("cannot be made"));
 }
+
+fn conformance(out: &std::path::Path) -> assert_cmd::assert::Assert {
+    Command::cargo_bin("pushcrate").unwrap().args(["conformance", "--out"]).arg(out).assert()
+}
+
+#[test]
+fn the_suite_replaces_an_earlier_suite_whole_and_refuses_a_folder_of_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    conformance(&suite).success();
+    // A file of an older suite's layout goes with the folder it was in.
+    std::fs::write(suite.join("packs").join("retired.json"), "{}\n").unwrap();
+    // A folder a killed run left beside it is removed; a live run's is not.
+    let abandoned = dir.path().join(".suite.partial-4000000000");
+    std::fs::create_dir(&abandoned).unwrap();
+    let live = dir.path().join(format!(".suite.partial-{}", std::process::id()));
+    std::fs::create_dir(&live).unwrap();
+    conformance(&suite).success();
+    assert!(suite.join("manifest.json").is_file());
+    assert!(!suite.join("packs").join("retired.json").exists());
+    assert!(!abandoned.exists());
+    assert!(live.exists());
+    std::fs::remove_dir(&live).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["suite"], "nothing is left beside the suite");
+
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine\n").unwrap();
+    conformance(&other).code(2).stderr(predicates::str::contains("holds other files"));
+    assert_eq!(std::fs::read_to_string(other.join("notes.txt")).unwrap(), "mine\n");
+    assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
+
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    conformance(&file).code(2).stderr(predicates::str::contains("not a folder"));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_suite_leaves_no_part_of_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pushcrate"))
+        .args(["conformance", "--out"])
+        .arg(&suite)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let _ = std::process::Command::new("kill").args(["-KILL", &child.id().to_string()]).status();
+    let _ = child.wait_with_output();
+    // Whenever the kill came, the suite is whole or absent.
+    assert!(!suite.exists() || suite.join("manifest.json").is_file());
+}

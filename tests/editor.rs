@@ -1181,3 +1181,64 @@ fn the_heat_map_has_a_legend_numbers_and_unreachable_floor() {
     let a032 = findings.iter().find(|f| f.code == "A032").expect("unreachable floor is reported");
     assert_eq!(a032.cells, pushcrate::rules::Bitboard::from_cell(c("a1")));
 }
+
+/// Save, Export and Save game go by the same output rules as the command
+/// line: a read-only file is refused and kept, with no backup made of it;
+/// a symbolic link is written through and stays a link; a folder that
+/// vanished is named; and the work is never lost on the way.
+#[cfg(unix)]
+#[test]
+fn the_editors_own_writes_refuse_keep_and_name_as_the_command_line_does() {
+    use pushcrate::editor::FileTask;
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut ed = editor();
+    ed.drag(&[c("a5"), c("b5")], PointerButton::Primary);
+    let dir = ed.dir.path().to_path_buf();
+    let error = |ed: &Editor| match &ed.app().modal {
+        Some(Modal::Error(text)) => text.clone(),
+        other => panic!("no error shown: {other:?}"),
+    };
+
+    let read_only = dir.join("ro.toml");
+    std::fs::write(&read_only, "keep me\n").unwrap();
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
+    for task in [FileTask::SaveAs, FileTask::ExportToml, FileTask::ExportJson] {
+        ed.harness.state_mut().finish_file_task(task, read_only.clone());
+        assert!(error(&ed).contains("read-only"), "{task:?}: {}", error(&ed));
+        ed.harness.state_mut().modal = None;
+        assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "keep me\n", "{task:?}");
+    }
+    assert!(!pushcrate::editor::files::backup_path(&read_only).exists(), "no backup of a file not saved");
+    assert!(ed.app().doc.is_dirty(), "the work is still unsaved, not lost");
+
+    let real = dir.join("real.toml");
+    std::fs::write(&real, "old\n").unwrap();
+    let link = dir.join("link.toml");
+    std::os::unix::fs::symlink("real.toml", &link).unwrap();
+    assert!(ed.harness.state_mut().save_to(link.clone()));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert_eq!(parse_pack(&std::fs::read_to_string(&real).unwrap()).pack.unwrap(), ed.app().doc.pack);
+
+    let gone = dir.join("gone");
+    std::fs::create_dir(&gone).unwrap();
+    let inside = gone.join("pack.toml");
+    assert!(ed.harness.state_mut().save_to(inside.clone()));
+    ed.click_cell(c("c5"), PointerButton::Primary);
+    std::fs::remove_dir_all(&gone).unwrap();
+    ed.key(Modifiers::COMMAND, Key::S);
+    assert!(error(&ed).contains("does not exist"), "{}", error(&ed));
+    ed.harness.state_mut().modal = None;
+    assert!(ed.app().doc.is_dirty());
+    ed.harness.state_mut().autosave_now();
+    let recovery =
+        AppPaths { dir: dir.clone() }.read_recovery().expect("the unsaved work is in the recovery file");
+    assert_eq!(parse_pack(&recovery.text).pack.unwrap(), ed.app().doc.pack);
+
+    // The recovery file's own folder vanishing is no reason to lose it.
+    let config = tempfile::tempdir().unwrap();
+    let paths = AppPaths { dir: config.path().join("sub") };
+    std::fs::create_dir(&paths.dir).unwrap();
+    std::fs::remove_dir(&paths.dir).unwrap();
+    paths.write_recovery(&recovery).unwrap();
+    assert_eq!(paths.read_recovery(), Some(recovery));
+}

@@ -258,3 +258,22 @@ fn w001_points_at_the_crates() {
     let (line, _) = line_col(&text, span.start);
     assert!(text.lines().nth(line - 1).unwrap().starts_with("crates = "), "line {line}");
 }
+
+/// Problems of what the file leaves at its default point at what decides
+/// the default: the wall under a default flag at that wall in the map, an
+/// empty default goal set at the start square whose rank it is.
+#[test]
+fn problems_of_defaults_point_at_what_sets_them() {
+    let text = "format = 1\nname = \"x\"\n[[level]]\nid = \"a\"\nname = \"A\"\nsize = \"5x5\"\nmap = '''\n.....\n.....\n..#..\n.....\n#####\n'''\np1 = { start = \"c1\" }\np2 = { start = \"c5\" }\n";
+    let parsed = parse_pack(text);
+    let flag = parsed
+        .problems
+        .iter()
+        .find(|p| p.code.as_str() == "E015" && p.message.contains("flag"))
+        .unwrap_or_else(|| panic!("{:?}", parsed.problems));
+    assert_eq!(line_col(text, flag.span.clone().expect("a place").start), (10, 3), "the centre's wall");
+    assert!(flag.message.contains("default"), "{}", flag.message);
+    let goals = parsed.problems.iter().find(|p| p.code.as_str() == "E020").expect("E020");
+    let (line, _) = line_col(text, goals.span.clone().unwrap().start);
+    assert!(text.lines().nth(line - 1).unwrap().starts_with("p1 = "), "line {line}: {}", goals.message);
+}

@@ -326,6 +326,85 @@ fn ctrl_c_ends_a_long_self_play_with_a_partial_report_and_exit_130() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&output.stderr).contains("partial"));
+    // No game finished: the report says so and shows no made-up numbers.
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(report.contains("no game finished"), "{report}");
+    assert!(!report.contains("-0.0") && !report.contains("balance 1.000"), "{report}");
+}
+
+/// Whether the file system under `dir` makes unnamed temporary files
+/// (`O_TMPFILE`), which no kill can leave behind.
+#[cfg(target_os = "linux")]
+fn makes_unnamed_temporaries(dir: &std::path::Path) -> bool {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new().write(true).custom_flags(libc::O_TMPFILE).open(dir).is_ok()
+}
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_generate_leaves_its_output_intact_and_nothing_beside_it() {
+    let bin = assert_cmd::cargo::cargo_bin("pushcrate");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("X.toml");
+    std::fs::write(&out, "old\n").unwrap();
+    for signal in ["TERM", "INT", "KILL"] {
+        let child = std::process::Command::new(&bin)
+            .args(["generate", "--count", "10000", "--out"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1000));
+        let killed = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        if signal != "KILL" {
+            assert_eq!(
+                output.status.code(),
+                Some(130),
+                "{signal}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert!(String::from_utf8_lossy(&output.stderr).contains("nothing was written"), "{signal}");
+        }
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "old\n", "{signal}");
+        if signal != "KILL" || makes_unnamed_temporaries(dir.path()) {
+            assert_eq!(names_in(dir.path()), ["X.toml"], "{signal}");
+        }
+    }
+}
+
+#[test]
+fn a_write_removes_the_stale_temporaries_of_its_output_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let make = |name: &str, old: bool| {
+        let file = std::fs::File::create(dir.path().join(name)).unwrap();
+        if old {
+            file.set_modified(hour_ago).unwrap();
+        }
+    };
+    make(".X.toml.Old123", true);
+    make(".X.toml.New123", false);
+    make(".Y.toml.Old456", true);
+    make(".X.toml.Old12345", true);
+    pushcrate().args(["generate", "--count", "1", "--out"]).arg(dir.path().join("X.toml")).assert().success();
+    assert_eq!(names_in(dir.path()), [".X.toml.New123", ".X.toml.Old12345", ".Y.toml.Old456", "X.toml"]);
 }
 
 #[test]

@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
 use super::{EXIT_OK, err};
-use crate::files::write_file;
+use crate::files::write_folder;
 use crate::level::render::level_from_diagram;
 use crate::level::{Level, Pack};
 use crate::rules::{
@@ -31,8 +31,10 @@ pub const SUITE_VERSION: u32 = 1;
 /// What `conformance` was asked.
 #[derive(Debug, clap::Args)]
 pub struct ConformanceArgs {
-    /// The folder to write the suite into (created if missing; files of
-    /// the same names are replaced).
+    /// The folder to write the suite into: created, or replaced whole when
+    /// it is empty or holds an earlier suite (a folder holding other files
+    /// is refused). The suite is written beside it first, so that an
+    /// interrupted run leaves the old folder as it was.
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -387,9 +389,21 @@ fn draw_games(pack_name: &str, pack: &Pack) -> anyhow::Result<Vec<Value>> {
     Ok(out)
 }
 
+/// Whether `dir` holds a suite this command wrote, which a new one may
+/// replace whole.
+fn is_suite(dir: &std::path::Path) -> bool {
+    std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .is_some_and(|manifest| manifest["suite"] == "pushcrate-conformance")
+}
+
 pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> {
     let dir = &args.out;
-    std::fs::create_dir_all(dir.join("packs")).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let json_file = |value: &Value| -> anyhow::Result<Vec<u8>> {
+        Ok(format!("{}\n", serde_json::to_string_pretty(value)?).into_bytes())
+    };
     let mut packs = Vec::new();
     for suite in suite_packs() {
         let pack = suite.pack()?;
@@ -404,7 +418,7 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
     for (name, pack) in &packs {
         let value: toml::Value = toml::from_str(&crate::level::format::write_pack(pack))?;
         let file = format!("packs/{name}.json");
-        write_file(&dir.join(&file), format!("{}\n", serde_json::to_string_pretty(&value)?).as_bytes())?;
+        files.push((file.clone(), json_file(&serde_json::to_value(&value)?)?));
         pack_files.push(json!({ "name": name, "file": file, "levels": pack.levels.len() }));
     }
 
@@ -457,11 +471,8 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
     let draw_pack = packs.iter().find(|(n, _)| n == "early-draws").context("the draw pack")?;
     games.extend(draw_games(&draw_pack.0, &draw_pack.1)?);
 
-    let write = |file: &str, value: &Value| -> anyhow::Result<()> {
-        Ok(write_file(&dir.join(file), format!("{}\n", serde_json::to_string_pretty(value)?).as_bytes())?)
-    };
-    write("positions.json", &json!({ "positions": positions }))?;
-    write("games.json", &json!({ "games": games }))?;
+    files.push(("positions.json".to_owned(), json_file(&json!({ "positions": positions }))?));
+    files.push(("games.json".to_owned(), json_file(&json!({ "games": games }))?));
     let manifest = json!({
         "suite": "pushcrate-conformance",
         "version": SUITE_VERSION,
@@ -474,7 +485,8 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         "games": { "file": "games.json", "count": games.len(), "fields": "event, pack, level, line, expected (the state after the line)" },
         "state": "to_move, actions_played, bonus_actions, over, outcome (null, \"draw\" or {winner, by: flag|crates}), players [1, 2] {cell, start, destroyed, placements_left}, flag {cell, carrier}, crates (sorted, \"c3\" or \"c3:cracked\")",
     });
-    write("manifest.json", &manifest)?;
+    files.push(("manifest.json".to_owned(), json_file(&manifest)?));
+    write_folder(dir, &files, "the conformance suite", is_suite)?;
     err(&format!(
         "wrote the conformance suite to {}: {} packs, {} positions, {} games\n",
         super::clean(&dir.display().to_string()),

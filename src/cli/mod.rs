@@ -165,7 +165,7 @@ pub fn exit_code(result: anyhow::Result<u8>) -> u8 {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => EXIT_OK,
         Err(error) => {
-            let _ = writeln!(std::io::stderr(), "error: {}", clean(&format!("{error:#}")));
+            let _ = writeln!(std::io::stderr(), "error: {}", clean(&crate::diagnostics::error_text(&error)));
             EXIT_USAGE
         }
     }

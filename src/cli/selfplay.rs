@@ -227,6 +227,31 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// The scores and lengths of a report with at least one game.
+fn scores_text(r: &Report) -> String {
+    let mut out = String::new();
+    out += &format!(
+        "  first player (player {}) scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}\n",
+        r.first_player,
+        pct(r.first_player_score.rate),
+        pct(r.first_player_score.low),
+        pct(r.first_player_score.high),
+        100.0 * r.first_player_advantage,
+        r.balance
+    );
+    out += &format!(
+        "  agent A scores {} [{} – {}]\n",
+        pct(r.agent_a_score.rate),
+        pct(r.agent_a_score.low),
+        pct(r.agent_a_score.high)
+    );
+    out += &format!(
+        "  length: mean {:.1}, median {:.1}, 90th percentile {:.1}, spread {:.1}\n",
+        r.length.mean, r.length.median, r.length.p90, r.length.spread
+    );
+    out
+}
+
 fn text(r: &Report) -> String {
     let mut out = format!(
         "level `{}`: {} games ({} distinct), {} (A) against {} (B){}\n",
@@ -258,25 +283,11 @@ fn text(r: &Report) -> String {
         pct(r.repetition_rate.low),
         pct(r.repetition_rate.high)
     );
-    out += &format!(
-        "  first player (player {}) scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}\n",
-        r.first_player,
-        pct(r.first_player_score.rate),
-        pct(r.first_player_score.low),
-        pct(r.first_player_score.high),
-        100.0 * r.first_player_advantage,
-        r.balance
-    );
-    out += &format!(
-        "  agent A scores {} [{} – {}]\n",
-        pct(r.agent_a_score.rate),
-        pct(r.agent_a_score.low),
-        pct(r.agent_a_score.high)
-    );
-    out += &format!(
-        "  length: mean {:.1}, median {:.1}, 90th percentile {:.1}, spread {:.1}\n",
-        r.length.mean, r.length.median, r.length.p90, r.length.spread
-    );
+    if r.games == 0 {
+        out += "  no game finished: no score, balance or length to report\n";
+    } else {
+        out += &scores_text(r);
+    }
     let mut verdicts = Vec::new();
     let sequential = r.sequential.is_some();
     if r.verdicts.unbalanced {

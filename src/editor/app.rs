@@ -689,7 +689,7 @@ impl EditorApp {
                 true
             }
             Err(e) => {
-                self.modal = Some(Modal::Error(format!("{e:#}")));
+                self.modal = Some(Modal::Error(crate::diagnostics::error_text(&e)));
                 false
             }
         }
@@ -706,7 +706,7 @@ impl EditorApp {
         let text = if json { pack_json(&self.doc.pack) } else { Ok(write_pack(&self.doc.pack)) };
         match text.and_then(|t| write_atomic(path, &t)) {
             Ok(()) => self.say(format!("Exported {}.", path.display())),
-            Err(e) => self.modal = Some(Modal::Error(format!("{e:#}"))),
+            Err(e) => self.modal = Some(Modal::Error(crate::diagnostics::error_text(&e))),
         }
     }
 
@@ -734,7 +734,7 @@ impl EditorApp {
         let recovery = Recovery { path: self.doc.path.clone(), text: write_pack(&self.doc.pack), saved_at };
         match self.paths.write_recovery(&recovery) {
             Ok(()) => self.autosaved = Some(self.doc.revision()),
-            Err(e) => self.say(format!("Autosave failed: {e:#}")),
+            Err(e) => self.say(format!("Autosave failed: {}", crate::diagnostics::error_text(&e))),
         }
     }
 

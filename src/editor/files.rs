@@ -179,19 +179,22 @@ pub fn backup_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Saves `pack` to `path`: the old file (if any) is kept as a backup beside
-/// it, the new text is written atomically and keeps the comments and order
+/// Saves `pack` to `path` by the output rules of [`crate::files`]: the old
+/// file (if any) is kept as a backup beside it, the new text is written atomically and keeps the comments and order
 /// of `source`. Returns the text written.
 pub fn save_pack(path: &Path, pack: &Pack, source: Option<&str>) -> anyhow::Result<String> {
     let text = match source {
         Some(original) => update_pack_text(original, pack),
         None => write_pack(pack),
     };
-    if path.exists() {
+    // Opened first, so that a file that cannot be written is refused before
+    // a backup of it is made.
+    let output = crate::files::Output::create(path)?;
+    if path.is_file() {
         std::fs::copy(path, backup_path(path))
             .with_context(|| format!("cannot keep a backup of {}", path.display()))?;
     }
-    write_atomic(path, &text)?;
+    output.commit(text.as_bytes())?;
     Ok(text)
 }
 

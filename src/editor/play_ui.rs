@@ -77,7 +77,7 @@ impl EditorApp {
                 self.status =
                     format!("Saved the whole game ({} actions) to {}.", record.actions.len(), path.display());
             }
-            Err(e) => self.modal = Some(super::Modal::Error(format!("{e:#}"))),
+            Err(e) => self.modal = Some(super::Modal::Error(crate::diagnostics::error_text(&e))),
         }
     }
 
@@ -661,14 +661,18 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         report.repetitions
     ));
     let first = report.first_player_score;
-    ui.label(format!(
-        "First player scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}.",
-        pct(first.rate),
-        pct(first.low),
-        pct(first.high),
-        100.0 * report.first_player_advantage,
-        report.balance
-    ));
+    if report.games == 0 {
+        ui.label("No game finished: no score or balance yet.");
+    } else {
+        ui.label(format!(
+            "First player scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}.",
+            pct(first.rate),
+            pct(first.low),
+            pct(first.high),
+            100.0 * report.first_player_advantage,
+            report.balance
+        ));
+    }
     let mut verdicts = Vec::new();
     if report.verdicts.unbalanced {
         verdicts.push("unbalanced");

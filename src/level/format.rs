@@ -686,6 +686,7 @@ impl Reader<'_> {
     fn walls(&mut self, i: usize, map: &Spanned<String>, width: u8, height: u8) -> Bitboard {
         let rows: Vec<(usize, &str)> = map_rows(map.get_ref());
         let field = Field::LevelKey(i, "map");
+        let centre = Cell::try_new(width.saturating_sub(1) / 2, height.saturating_sub(1) / 2);
         let mut walls = Bitboard::EMPTY;
         if rows.len() != height as usize {
             self.problem(
@@ -716,7 +717,15 @@ impl Reader<'_> {
             for (file, (byte, ch)) in row.char_indices().enumerate() {
                 let cell = Cell::new(file as u8, rank);
                 match ch {
-                    '#' => walls.insert(cell),
+                    '#' => {
+                        // The one wall a problem may point at: the centre,
+                        // where a flag the file does not place stands.
+                        if Some(cell) == centre {
+                            let span = self.map_span(map, offset + byte, 1);
+                            self.map.spans.insert(Field::LevelCell(i, "map", cell), span);
+                        }
+                        walls.insert(cell);
+                    }
                     '.' => {}
                     other => {
                         let span = self.map_span(map, offset + byte, ch.len_utf8());

@@ -153,6 +153,11 @@ fn setup_problem(i: usize, level: &Level, problem: SetupProblem) -> Problem {
         SetupProblem::OffBoard { piece, cell } => {
             Problem::new(Code::OffBoard, piece_field(i, piece, cell), message).with_cells([cell])
         }
+        SetupProblem::OnWall { piece: Piece::Flag, cell } if level.flag.is_none() => {
+            // A flag the file never placed stands on the map's centre.
+            let message = format!("{message} (the flag's default place, the centre)");
+            Problem::new(Code::OnWall, Field::LevelCell(i, "map", cell), message).with_cells([cell])
+        }
         SetupProblem::OnWall { piece, cell } => {
             Problem::new(Code::OnWall, piece_field(i, piece, cell), message).with_cells([cell])
         }
@@ -167,6 +172,14 @@ fn setup_problem(i: usize, level: &Level, problem: SetupProblem) -> Problem {
         }
         SetupProblem::CratesOverlap(cell) => {
             Problem::new(Code::DuplicateCell, Field::LevelCell(i, "crates", cell), message).with_cells([cell])
+        }
+        SetupProblem::EmptyGoals(p) if level.goals[p].is_none() => {
+            // The default goal set is the start square's rank: point there.
+            Problem::new(
+                Code::EmptyGoals,
+                Field::LevelKey(i, start_key(p)),
+                format!("{message} (by default, the floor cells of its start square's rank)"),
+            )
         }
         SetupProblem::EmptyGoals(p) => {
             Problem::new(Code::EmptyGoals, Field::LevelKey(i, goals_key(p)), message)

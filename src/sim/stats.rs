@@ -214,8 +214,9 @@ impl Report {
         let (w_first, w_second) = (f64::from(first_wins) / n, f64::from(second_wins) / n);
         let mut lengths: Vec<u32> = results.iter().map(|r| r.length).collect();
         lengths.sort_unstable();
-        let mean = lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / n;
-        let spread = (lengths.iter().map(|&l| (f64::from(l) - mean).powi(2)).sum::<f64>() / n).sqrt();
+        // Sums start at 0.0, not at the -0.0 an empty `f64` sum gives.
+        let mean = lengths.iter().fold(0.0, |sum, &l| sum + f64::from(l)) / n;
+        let spread = (lengths.iter().fold(0.0, |sum, &l| sum + (f64::from(l) - mean).powi(2)) / n).sqrt();
         let first_player_score = rate(f64::from(first_wins) + halves);
         let stall_rate = rate(f64::from(stalls));
         Report {
@@ -274,6 +275,16 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_of_no_game_has_no_negative_zero() {
+        let r = Report::new("x", ["a".into(), "b".into()], Player::One, &[], true);
+        for value in [r.length.mean, r.length.median, r.length.p90, r.length.spread, r.first_player_advantage]
+        {
+            assert!(value == 0.0 && value.is_sign_positive(), "{value}");
+        }
+        assert!(r.verdicts.uncertain && !r.verdicts.unbalanced);
+    }
 
     #[test]
     fn wilson_matches_known_values() {
