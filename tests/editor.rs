@@ -1242,3 +1242,68 @@ fn the_editors_own_writes_refuse_keep_and_name_as_the_command_line_does() {
     paths.write_recovery(&recovery).unwrap();
     assert_eq!(paths.read_recovery(), Some(recovery));
 }
+
+/// Quitting with "Don't save" gives the work up: the frames before the
+/// window closes do not write it back to the recovery file, so the next
+/// start offers nothing.
+#[test]
+fn quitting_without_saving_leaves_nothing_to_recover() {
+    use pushcrate::editor::AUTOSAVE_EVERY;
+    let mut ed = editor();
+    let paths = AppPaths { dir: ed.dir.path().to_path_buf() };
+    ed.click_cell(c("e3"), PointerButton::Primary);
+    assert!(paths.read_recovery().is_some(), "the edit is autosaved");
+    ed.key(Modifiers::COMMAND, Key::Q);
+    assert!(matches!(ed.app().modal, Some(Modal::Unsaved(_))));
+    ed.click("Don't save");
+    // Frames still run until the window closes, long after the autosave
+    // would be due.
+    for later in [1.0, AUTOSAVE_EVERY.as_secs_f64() + 1.0, 10.0 * AUTOSAVE_EVERY.as_secs_f64()] {
+        let now = ed.harness.ctx.input(|i| i.time);
+        ed.harness.input_mut().time = Some(now + later);
+        ed.harness.step();
+    }
+    assert_eq!(paths.read_recovery(), None, "the discarded work came back");
+    let next = EditorApp::new(Box::new(FakeDialogs::default()), paths);
+    assert!(!matches!(next.modal, Some(Modal::Recover(_))), "a clean quit is not a crash");
+}
+
+/// The display check belongs to the systems whose windows come from an X11
+/// or Wayland server: macOS and Windows always have a display.
+#[test]
+fn only_x11_and_wayland_systems_need_a_display_variable() {
+    use pushcrate::editor::display_available_on;
+    let none = |_: &str| None;
+    let x11 = |name: &str| (name == "DISPLAY").then(|| ":0".into());
+    let empty = |_: &str| Some(std::ffi::OsString::new());
+    assert!(display_available_on("macos", none));
+    assert!(display_available_on("windows", none));
+    assert!(!display_available_on("linux", none));
+    assert!(!display_available_on("linux", empty));
+    assert!(display_available_on("linux", x11));
+    assert!(!display_available_on("freebsd", none));
+}
+
+/// Play mode at rest draws no frames: with a person to move, nothing is
+/// animated or searched, so the window sleeps until input (before, it
+/// repainted every 30 ms, which on a software renderer is most of a core).
+/// A game the computer plays against itself wakes for its next move only.
+#[test]
+fn play_mode_at_rest_asks_for_no_frames() {
+    let mut ed = editor();
+    play(&mut ed, "open");
+    let idle_delay = |ed: &mut Editor| {
+        let now = ed.harness.ctx.input(|i| i.time);
+        ed.harness.input_mut().time = Some(now + 30.0);
+        ed.harness.step();
+        ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay
+    };
+    let delay = idle_delay(&mut ed);
+    assert!(delay > std::time::Duration::from_secs(60), "a person's turn repaints after {delay:?}");
+    let sandbox = ed.harness.state_mut().sandbox.as_mut().unwrap();
+    sandbox.seats = ByPlayer::new(Seat::Computer(0), Seat::Computer(0));
+    sandbox.speed = 0.5;
+    sandbox.last_move = Some(std::time::Instant::now());
+    let gap = sandbox.next_computer_move_in().expect("the next move waits on the clock");
+    assert!(gap <= std::time::Duration::from_secs(2) && gap > std::time::Duration::from_secs(1), "{gap:?}");
+}

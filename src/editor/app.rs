@@ -715,7 +715,9 @@ impl EditorApp {
     /// is asked to wake when it is due, so an edit followed by no input at
     /// all is still written.
     pub fn autosave(&mut self, ctx: &egui::Context) {
-        if !self.doc.is_dirty() || self.autosaved == Some(self.doc.revision()) {
+        // Once quitting, the work was saved or given up: the frames before
+        // the window closes must not write it back.
+        if self.quit_requested || !self.doc.is_dirty() || self.autosaved == Some(self.doc.revision()) {
             return;
         }
         let now = ctx.input(|i| i.time);

@@ -35,7 +35,17 @@ impl eframe::App for EditorApp {
 /// Whether a window can be opened here.
 #[must_use]
 pub fn display_available() -> bool {
-    ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+    display_available_on(std::env::consts::OS, |name| std::env::var_os(name))
+}
+
+/// Whether a window can be opened on `os` with the environment `var`:
+/// where windows come from an X11 or Wayland server (Linux and the BSDs),
+/// only when `DISPLAY` or `WAYLAND_DISPLAY` names one; on macOS and
+/// Windows, always.
+#[must_use]
+pub fn display_available_on(os: &str, var: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let needs_server = matches!(os, "linux" | "freebsd" | "openbsd" | "netbsd" | "dragonfly" | "illumos");
+    !needs_server || ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| var(v).is_some_and(|s| !s.is_empty()))
 }
 
 /// Opens the editor window on `pack`, or on the bundled pack.

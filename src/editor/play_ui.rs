@@ -187,13 +187,19 @@ impl EditorApp {
         }
         sandbox.poll_balance();
         let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
-        if sandbox.thinking.is_some()
-            || sandbox.balance.is_some()
-            || animating
-            || sandbox.computer_due()
-            || (sandbox.running && !sandbox.state().is_over())
-        {
-            ctx.request_repaint_after(std::time::Duration::from_millis(30));
+        // Frames only while something changes: a search or a check to poll,
+        // a move being drawn, or the computer's next move in a game it
+        // plays against itself, at the chosen speed. A person's turn waits
+        // for input, with no frame at all.
+        let wake =
+            if sandbox.thinking.is_some() || sandbox.balance.is_some() || animating || sandbox.computer_due()
+            {
+                Some(std::time::Duration::from_millis(30))
+            } else {
+                sandbox.next_computer_move_in()
+            };
+        if let Some(wake) = wake {
+            ctx.request_repaint_after(wake);
         }
         if let Some(message) = message {
             self.say(message);

@@ -311,6 +311,19 @@ impl Sandbox {
         }
     }
 
+    /// How long until the computer's next move in a game it plays against
+    /// itself, running at the chosen speed; `None` when no move of the
+    /// computer waits on the clock.
+    #[must_use]
+    pub fn next_computer_move_in(&self) -> Option<std::time::Duration> {
+        let computer_only = self.seats.one != Seat::Human && self.seats.two != Seat::Human;
+        if !computer_only || !self.running || self.state().is_over() || self.cursor < self.actions.len() {
+            return None;
+        }
+        let gap = std::time::Duration::from_secs_f32(1.0 / self.speed.max(0.1));
+        Some(self.last_move.map_or(std::time::Duration::ZERO, |t| gap.saturating_sub(t.elapsed())))
+    }
+
     /// Whether the computer should move now (its turn, not thinking, and
     /// for computer-only games, running at the chosen speed).
     #[must_use]
