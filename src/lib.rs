@@ -3,7 +3,7 @@
 //!
 //! Layers, each depending only on those before it:
 //! [`rules`] ← [`level`] ← [`files`] ← [`diagnostics`] ← [`analysis`] ← [`ai`] ← [`sim`]
-//! ← { [`cli`], [`editor`] }. ([`generate`] sits beside [`sim`].)
+//! ← { [`generate`], [`repair`] } ← { [`cli`], [`editor`] }.
 
 pub mod ai;
 pub mod analysis;
@@ -13,5 +13,6 @@ pub mod editor;
 pub mod files;
 pub mod generate;
 pub mod level;
+pub mod repair;
 pub mod rules;
 pub mod sim;

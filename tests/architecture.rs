@@ -66,7 +66,7 @@ fn ai_and_sim_do_no_io() {
 
 #[test]
 fn only_the_editor_names_the_gui_and_nothing_imports_it() {
-    for layer in ["rules", "level", "analysis", "ai", "sim", "generate", "cli"] {
+    for layer in ["rules", "level", "analysis", "ai", "sim", "generate", "repair", "cli"] {
         forbid(layer, &["egui", "eframe", "rfd::", "crate::editor"]);
     }
 }
@@ -79,4 +79,22 @@ fn the_editor_keeps_to_its_layer() {
 #[test]
 fn generate_does_no_io() {
     forbid("generate", &["crate::cli", "std::fs", "std::io", "anyhow", "clap", "petgraph::", "println!"]);
+}
+
+#[test]
+fn repair_does_no_io_and_serialises_nothing() {
+    forbid(
+        "repair",
+        &[
+            "crate::cli",
+            "crate::editor",
+            "crate::generate",
+            "std::fs",
+            "std::io",
+            "anyhow",
+            "clap",
+            "serde",
+            "println!",
+        ],
+    );
 }

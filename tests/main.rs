@@ -15,5 +15,6 @@ mod generate;
 mod hostile;
 mod perft;
 mod properties;
+mod repair;
 mod sequential;
 mod support;

@@ -325,13 +325,7 @@ pub(super) fn export_command(args: &ExportArgs) -> anyhow::Result<u8> {
     };
     let sink = Sink::open(args.out.as_ref())?;
     let toml_text = if args.with_analysis { with_analysis(&pack, args.balance)? } else { write_pack(&pack) };
-    let text = if format == ExportFormat::Json {
-        let value: toml::Value =
-            toml::from_str(&toml_text).context("the exported text does not read back")?;
-        format!("{}\n", serde_json::to_string_pretty(&value)?)
-    } else {
-        toml_text
-    };
+    let text = if format == ExportFormat::Json { crate::level::toml_to_json(&toml_text)? } else { toml_text };
     within_limit(&text, "export")?;
     sink.write(&text)?;
     Ok(EXIT_OK)

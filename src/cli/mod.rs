@@ -8,6 +8,7 @@ mod analyze;
 mod conformance;
 mod export;
 mod play;
+mod repair;
 mod selfplay;
 
 use std::io::{IsTerminal, Write as _};
@@ -97,6 +98,9 @@ pub enum Command {
     Solve(selfplay::SolveArgs),
     /// Generate a pack of new levels that pass the analysis.
     Generate(export::GenerateArgs),
+    /// Search small edits (walls, start squares, the flag, crates) that make
+    /// an unbalanced level balanced, each confirmed by the balance check.
+    Repair(repair::RepairArgs),
     /// Write a pack for other clients: canonical TOML or JSON, optionally
     /// with derived figures per level.
     Export(export::ExportArgs),
@@ -212,6 +216,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(Command::Selfplay(args)) => selfplay::selfplay(&args),
         Some(Command::Solve(args)) => selfplay::solve_command(&args),
         Some(Command::Generate(args)) => export::generate_command(&args),
+        Some(Command::Repair(args)) => repair::repair_command(&args),
         Some(Command::Export(args)) => export::export_command(&args),
         Some(Command::Schema(args)) => export::schema_command(&args),
         Some(Command::Perft(args)) => play::perft(&args),
@@ -220,6 +225,17 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
 }
 
 /// A progress bar on stderr when it is a terminal, hidden otherwise.
+/// A spinner on standard error with a message, hidden when it is not a
+/// terminal.
+pub(crate) fn spinner() -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
 pub(crate) fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();

@@ -72,7 +72,7 @@ pub const MAX_GAMES: u32 = 1_000_000;
 /// The most worker threads a run may ask for.
 pub const MAX_THREADS: usize = 256;
 
-fn parse_threads(text: &str) -> Result<usize, String> {
+pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n <= MAX_THREADS => Ok(n),
         _ => Err(format!("`{text}` is not a number of threads from 0 (every core) to {MAX_THREADS}")),

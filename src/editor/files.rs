@@ -200,7 +200,5 @@ pub fn save_pack(path: &Path, pack: &Pack, source: Option<&str>) -> anyhow::Resu
 
 /// The pack as JSON, mirroring the TOML layout key for key.
 pub fn pack_json(pack: &Pack) -> anyhow::Result<String> {
-    let value: toml::Value =
-        toml::from_str(&write_pack(pack)).context("the pack's own text does not read back")?;
-    Ok(serde_json::to_string_pretty(&value)?)
+    Ok(crate::level::toml_to_json(&write_pack(pack))?)
 }

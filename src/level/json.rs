@@ -30,6 +30,27 @@ struct Place {
 
 type Places = HashMap<Vec<Step>, Place>;
 
+/// Why a pack's TOML text could not be written as JSON.
+#[derive(Debug, thiserror::Error)]
+pub enum ToJsonError {
+    /// The text does not read back as TOML.
+    #[error("the pack's text does not read back as TOML: {0}")]
+    Toml(#[from] toml::de::Error),
+    /// The JSON could not be written.
+    #[error("cannot write the pack as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// A pack's TOML text (as [`super::format::write_pack`] writes it) in the
+/// JSON layout: the same keys, pretty-printed, with a final newline.
+///
+/// # Errors
+/// When the text is not TOML.
+pub fn toml_to_json(text: &str) -> Result<String, ToJsonError> {
+    let value: toml::Value = toml::from_str(text)?;
+    Ok(format!("{}\n", serde_json::to_string_pretty(&value)?))
+}
+
 /// Reads a JSON pack. Never panics: anything wrong is a [`Problem`] with a
 /// span in `text` where it has a place.
 #[must_use]

@@ -10,6 +10,7 @@
 pub mod edit;
 pub mod format;
 mod json;
+pub use json::{ToJsonError, toml_to_json};
 pub mod preserve;
 mod problem;
 pub mod record;

@@ -1,0 +1,661 @@
+//! Repair: the smallest edits that bring a level into balance, each
+//! proposal confirmed by the balance check itself.
+//!
+//! The search is a beam over edit sets of growing size:
+//!
+//! 1. **Edits.** Turn a wall into floor or floor into a wall; move a start
+//!    square or the flag one step; add or remove a crate. A level mirrored
+//!    left to right keeps that mirror (edits come in mirrored pairs); with
+//!    [`Options::keep_symmetry`] a level the same for both players under a
+//!    half turn or a top-to-bottom mirror keeps that too (each edit with its
+//!    counterpart for the other player).
+//! 2. **Static screen.** A candidate must stay valid, with no error or
+//!    warning that the level did not have (the pack's problems and the
+//!    analysis's findings, counted by code). The race to the flag then
+//!    orders them: edits that move the race by one or two actions toward
+//!    the player behind come first, then those that leave it, and edits
+//!    that help the player ahead are dropped.
+//! 3. **Quick games.** The best [`Options::screen`] candidates play a short
+//!    sequential check under expert ([`Options::quick_games`] at most), and
+//!    are ranked by how near the first player's score is to 50%. The best
+//!    [`Options::beam`] take one more edit, up to [`Options::max_edits`].
+//! 4. **Confirmation.** The best [`Options::confirm`] candidates of every
+//!    size get the full balance check ([`Options::plan`], sequential, at
+//!    most [`Options::cap`] games a pairing). A proposal is *balanced* only
+//!    when that check says so; otherwise it is shown with the interval the
+//!    check ended on ("closer: 58% [49–66]").
+//!
+//! Everything is seeded: the same level and options give the same
+//! proposals, whatever the number of threads.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::ai::Agent;
+use crate::analysis::{AnalysisOptions, LevelReport, Severity, Symmetry, analyze_level};
+use crate::level::{Level, Pack};
+use crate::rules::{Bitboard, Cell, Player, Rules, Stage};
+use crate::sim::{self, BalanceCheck, BalanceVerdict, Config, Design, Plan, Rate, Report, Tick};
+
+/// One change to a level.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Edit {
+    /// A floor cell becomes a wall.
+    Wall {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A wall becomes floor.
+    Floor {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A start square moves (its player's default goal rank, if the level
+    /// leaves the goals at their default, moves with it).
+    Start {
+        /// Whose start.
+        player: Player,
+        /// Where it was.
+        from: Cell,
+        /// Where it goes.
+        to: Cell,
+    },
+    /// The flag moves.
+    Flag {
+        /// Where it was.
+        from: Cell,
+        /// Where it goes.
+        to: Cell,
+    },
+    /// An intact crate is added.
+    AddCrate {
+        /// The cell.
+        cell: Cell,
+    },
+    /// A crate is removed.
+    RemoveCrate {
+        /// The cell.
+        cell: Cell,
+    },
+}
+
+impl Edit {
+    /// The edit as a proposal lists it: "wall on c3", "player 2's start d7
+    /// → d6".
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match *self {
+            Edit::Wall { cell } => format!("wall on {cell}"),
+            Edit::Floor { cell } => format!("floor on {cell}"),
+            Edit::Start { player, from, to } => format!("{player}'s start {from} → {to}"),
+            Edit::Flag { from, to } => format!("flag {from} → {to}"),
+            Edit::AddCrate { cell } => format!("crate on {cell}"),
+            Edit::RemoveCrate { cell } => format!("no crate on {cell}"),
+        }
+    }
+
+    /// The cells the edit changes.
+    #[must_use]
+    pub fn cells(&self) -> Vec<Cell> {
+        match *self {
+            Edit::Wall { cell }
+            | Edit::Floor { cell }
+            | Edit::AddCrate { cell }
+            | Edit::RemoveCrate { cell } => {
+                vec![cell]
+            }
+            Edit::Start { from, to, .. } | Edit::Flag { from, to } => vec![from, to],
+        }
+    }
+
+    /// Makes the edit on `level`.
+    pub fn apply(&self, level: &mut Level) {
+        match *self {
+            Edit::Wall { cell } => level.walls.insert(cell),
+            Edit::Floor { cell } => level.walls.remove(cell),
+            Edit::Start { player, to, .. } => level.starts[player] = Some(to),
+            Edit::Flag { to, .. } => level.flag = Some(to),
+            Edit::AddCrate { cell } => {
+                level.crates.insert(cell, Stage::Intact);
+            }
+            Edit::RemoveCrate { cell } => {
+                level.crates.remove(&cell);
+            }
+        }
+    }
+
+    /// The edit under `map` (a board transform), with the players swapped
+    /// when `swap`; `None` where the image does not fit the level.
+    fn mapped(&self, map: &dyn Fn(Cell) -> Option<Cell>, swap: bool) -> Option<Edit> {
+        Some(match *self {
+            Edit::Wall { cell } => Edit::Wall { cell: map(cell)? },
+            Edit::Floor { cell } => Edit::Floor { cell: map(cell)? },
+            Edit::Start { player, from, to } => Edit::Start {
+                player: if swap { player.other() } else { player },
+                from: map(from)?,
+                to: map(to)?,
+            },
+            Edit::Flag { from, to } => Edit::Flag { from: map(from)?, to: map(to)? },
+            Edit::AddCrate { cell } => Edit::AddCrate { cell: map(cell)? },
+            Edit::RemoveCrate { cell } => Edit::RemoveCrate { cell: map(cell)? },
+        })
+    }
+}
+
+/// How the search runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    /// The most edits in a proposal (a mirrored pair counts as one).
+    pub max_edits: u32,
+    /// Keep a symmetry that makes the level the same for both players.
+    pub keep_symmetry: bool,
+    /// Candidates of each size that play quick games.
+    pub screen: usize,
+    /// The most games of a candidate's quick check.
+    pub quick_games: u32,
+    /// Candidates of each size that take one more edit.
+    pub beam: usize,
+    /// Candidates of each size that get the full check.
+    pub confirm: usize,
+    /// The full check's pairings.
+    pub plan: Plan<'a>,
+    /// The most games a pairing of the full check plays.
+    pub cap: u32,
+    /// The seed of every game.
+    pub seed: u64,
+    /// Worker threads; 0 uses every core.
+    pub threads: usize,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            max_edits: 2,
+            keep_symmetry: false,
+            screen: 12,
+            quick_games: 24,
+            beam: 3,
+            confirm: 2,
+            plan: sim::STRONG,
+            cap: sim::SEQUENTIAL_CAP,
+            seed: 1,
+            threads: 0,
+        }
+    }
+}
+
+/// The quick check's agent, both seats.
+pub const QUICK: [Agent; 2] = [Agent::EXPERT, Agent::EXPERT];
+
+/// A proposal: its edits, the level they make and what the checks said.
+#[derive(Clone, Debug)]
+pub struct Proposal {
+    /// The edits, in the order made.
+    pub edits: Vec<Edit>,
+    /// How many edits they count as: a mirrored pair or a player's edit
+    /// with its counterpart is one.
+    pub steps: u32,
+    /// The level with the edits made.
+    pub level: Level,
+    /// The first player's score in the quick games.
+    pub quick: Rate,
+    /// The quick games played.
+    pub quick_games: u32,
+    /// The full balance check, for a confirmed proposal.
+    pub check: Option<BalanceCheck>,
+    /// Games played for this proposal, quick and full.
+    pub games: u32,
+    /// Seconds spent on it.
+    pub seconds: f64,
+}
+
+impl Proposal {
+    /// Whether the full check calls the proposal balanced.
+    #[must_use]
+    pub fn is_balanced(&self) -> bool {
+        self.check.as_ref().is_some_and(|c| c.verdict == BalanceVerdict::Balanced)
+    }
+
+    /// The first player's score as the proposal is judged by: the last
+    /// pairing of its full check, else its quick games.
+    #[must_use]
+    pub fn score(&self) -> Rate {
+        self.check
+            .as_ref()
+            .and_then(|c| c.runs.last())
+            .filter(|r| r.games > 0)
+            .map_or(self.quick, |r| r.first_player_score)
+    }
+
+    /// The verdict in a few words, against the level's own score `before`:
+    /// "balanced: 52% [45–59]", "closer: 58% [49–66]" (not balanced, but
+    /// nearer 50%), "not balanced: 71% [60–80]", or "quick games: 61%
+    /// [44–76]" for one not confirmed.
+    #[must_use]
+    pub fn verdict(&self, before: Rate) -> String {
+        let s = self.score();
+        let pct = |x: f64| format!("{:.0}", 100.0 * x);
+        let interval = format!("{}% [{}–{}]", pct(s.rate), pct(s.low), pct(s.high));
+        match &self.check {
+            Some(_) if self.is_balanced() => format!("balanced: {interval}"),
+            Some(check) if check.verdict == BalanceVerdict::Decided => {
+                "decided: the solver proves a forced win".into()
+            }
+            Some(_) if (s.rate - 0.5).abs() < (before.rate - 0.5).abs() => format!("closer: {interval}"),
+            Some(_) => format!("not balanced: {interval}"),
+            None => format!("quick games: {interval}"),
+        }
+    }
+}
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Repair {
+    /// The level's id.
+    pub level: String,
+    /// The first player's score in the level's own quick games.
+    pub before: Rate,
+    /// The quick games the level played.
+    pub before_games: u32,
+    /// Confirmed proposals, best first: balanced ones, then by how near
+    /// their score is to 50%.
+    pub proposals: Vec<Proposal>,
+    /// Candidates that passed the static screen.
+    pub screened: usize,
+    /// Candidates that played quick games.
+    pub played: usize,
+    /// Games played in all.
+    pub games: u32,
+    /// Whether the search was cancelled (the proposals are those found so
+    /// far).
+    pub interrupted: bool,
+}
+
+/// What the search tells its caller as it goes.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// A new stage, in words.
+    Stage(String),
+    /// A game finished.
+    Game,
+}
+
+/// A symmetry to keep: a board transform (of a cell on a board of a width
+/// and height), and whether it swaps the players.
+type Kept = (fn(Cell, u8, u8) -> Option<Cell>, bool);
+
+/// The symmetries repair keeps for `level`.
+fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Kept> {
+    let symmetry = Symmetry::of(level);
+    let mut out: Vec<Kept> = Vec::new();
+    if symmetry.mirror_files {
+        out.push((|c, w, _| Cell::try_new(w - 1 - c.file(), c.rank()), false));
+    }
+    if keep_symmetry && symmetry.half_turn_swapping_players {
+        out.push((|c, w, h| Cell::try_new(w - 1 - c.file(), h - 1 - c.rank()), true));
+    } else if keep_symmetry && symmetry.mirror_ranks_swapping_players {
+        out.push((|c, _, h| Cell::try_new(c.file(), h - 1 - c.rank()), true));
+    }
+    out
+}
+
+/// `edit` with its images under the kept symmetries (closed under
+/// composition for the two that can be kept together), or `None` when
+/// they conflict (the flag moved off a symmetry's fixed cells, say).
+fn orbit(
+    edit: Edit,
+    symmetries: &[Kept],
+    width: u8,
+    height: u8,
+) -> Option<Vec<Edit>> {
+    let mut set: Vec<Edit> = vec![edit];
+    let mut i = 0;
+    while i < set.len() {
+        for &(transform, swap) in symmetries {
+            let map = |c: Cell| transform(c, width, height);
+            let image = set[i].mapped(&map, swap)?;
+            if !set.contains(&image) {
+                set.push(image);
+            }
+        }
+        i += 1;
+    }
+    // Two edits of one piece, or of one cell, would contradict each other.
+    let mut cells = HashSet::new();
+    for e in &set {
+        match e {
+            Edit::Flag { .. } if set.len() > 1 => return None,
+            _ => {}
+        }
+        for c in e.cells() {
+            if !cells.insert((c, std::mem::discriminant(e))) {
+                return None;
+            }
+        }
+    }
+    let starts: Vec<Player> = set
+        .iter()
+        .filter_map(|e| if let Edit::Start { player, .. } = e { Some(*player) } else { None })
+        .collect();
+    if starts.len() > 1 && starts[0] == starts[1] {
+        return None;
+    }
+    set.sort();
+    Some(set)
+}
+
+/// Every single edit of `level` (before symmetry), in a stable order.
+fn single_edits(level: &Level) -> Vec<Edit> {
+    let board = level.board();
+    let floor = level.floor();
+    let starts: Bitboard = [level.starts.one, level.starts.two].into_iter().flatten().collect();
+    let flag = level.flag_cell();
+    let goals = [Player::One, Player::Two]
+        .into_iter()
+        .filter(|&p| level.goals[p].is_some())
+        .fold(Bitboard::EMPTY, |b, p| Bitboard(b.0 | level.goal_cells(p).0));
+    let crates: Bitboard = level.crates.keys().copied().collect();
+    let taken = Bitboard(starts.0 | goals.0 | crates.0 | flag.map_or(0, |f| Bitboard::from_cell(f).0));
+    let mut out = Vec::new();
+    for cell in board.iter() {
+        if level.walls.has(cell) {
+            out.push(Edit::Floor { cell });
+        } else if !taken.has(cell) {
+            out.push(Edit::Wall { cell });
+        }
+    }
+    let free = Bitboard(floor.0 & !taken.0);
+    for player in [Player::One, Player::Two] {
+        if let Some(from) = level.starts[player] {
+            for to in (Bitboard::from_cell(from).dilate() & free).iter() {
+                out.push(Edit::Start { player, from, to });
+            }
+        }
+    }
+    if let Some(from) = flag {
+        for to in (Bitboard::from_cell(from).dilate() & free).iter() {
+            out.push(Edit::Flag { from, to });
+        }
+    }
+    for cell in free.iter() {
+        out.push(Edit::AddCrate { cell });
+    }
+    for cell in crates.iter() {
+        out.push(Edit::RemoveCrate { cell });
+    }
+    out
+}
+
+/// The errors and warnings of `level`, counted by code: the pack's
+/// problems and the analysis's findings.
+fn concerns(level: &Level, rules: Rules) -> Option<(BTreeMap<String, usize>, LevelReport)> {
+    let mut pack = Pack::new("repair");
+    pack.rules = rules;
+    pack.levels.push(level.clone());
+    let mut counts = BTreeMap::new();
+    for problem in pack.problems() {
+        if problem.is_error() {
+            return None;
+        }
+        *counts.entry(problem.code.as_str().to_owned()).or_insert(0) += 1;
+    }
+    let report = analyze_level(level, rules, &AnalysisOptions::default());
+    for finding in &report.findings {
+        match finding.severity {
+            Severity::Error => return None,
+            Severity::Warning => *counts.entry(finding.code.as_str().to_owned()).or_insert(0) += 1,
+            Severity::Note => {}
+        }
+    }
+    Some((counts, report))
+}
+
+/// The first player's lead in the race to the flag, in actions (negative
+/// when the second player is ahead).
+fn race_lead(report: &LevelReport, first: Player) -> Option<i64> {
+    let race = report.race?;
+    let lead = i64::from(race.lead);
+    Some(if race.first_to_flag == first.number() { lead } else { -lead })
+}
+
+/// A candidate: its edits and level.
+#[derive(Clone)]
+struct Candidate {
+    edits: Vec<Edit>,
+    steps: u32,
+    level: Level,
+    quick: Option<(Rate, u32)>,
+}
+
+/// The quick check of `level`: the first player's score under expert, at
+/// most `games` games, stopping once the sequential test settles.
+fn quick_check(
+    level: &Level,
+    rules: Rules,
+    options: &Options<'_>,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &Arc<AtomicBool>,
+) -> Option<(Rate, u32)> {
+    let start = level.start_state(rules).ok()?;
+    let config = Config {
+        agents: QUICK,
+        games: options.quick_games,
+        seed: options.seed,
+        max_actions: sim::MAX_ACTIONS,
+        threads: options.threads,
+        opening: 0,
+        sequential: Some(Design::DEFAULT),
+    };
+    let (results, _) =
+        sim::run_sequential(&start, &config, Design::DEFAULT, &|| progress(Progress::Game), &|_| {}, cancel);
+    let report = Report::new(&level.id, QUICK.map(Agent::label), start.turn(), &results, false);
+    (report.games > 0).then_some((report.first_player_score, report.games))
+}
+
+/// Searches edits of `level` under `rules` that the balance check calls
+/// balanced, as the module describes. Setting `cancel` ends the search with
+/// the proposals confirmed so far.
+#[must_use]
+pub fn repair(
+    level: &Level,
+    rules: Rules,
+    options: &Options<'_>,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &Arc<AtomicBool>,
+) -> Repair {
+    let stopped = || cancel.load(Ordering::Relaxed);
+    let mut out = Repair {
+        level: level.id.clone(),
+        before: Rate { rate: 0.5, low: 0.0, high: 1.0 },
+        before_games: 0,
+        proposals: Vec::new(),
+        screened: 0,
+        played: 0,
+        games: 0,
+        interrupted: false,
+    };
+    let Some((baseline, base_report)) = concerns(level, rules) else {
+        return out;
+    };
+    progress(Progress::Stage(format!("quick games on `{}` as it is", level.id)));
+    if let Some((rate, games)) = quick_check(level, rules, options, progress, cancel) {
+        out.before = rate;
+        out.before_games = games;
+        out.games += games;
+    }
+    let first = level.first;
+    let first_ahead = out.before.rate >= 0.5;
+    let lead0 = race_lead(&base_report, first);
+    let symmetries = kept_symmetries(level, options.keep_symmetry);
+    let (width, height) = (level.width, level.height);
+    let mut seen: HashSet<Vec<Edit>> = HashSet::new();
+    let mut frontier = vec![Candidate { edits: Vec::new(), steps: 0, level: level.clone(), quick: None }];
+    let mut by_size: Vec<Vec<Candidate>> = Vec::new();
+    for size in 1..=options.max_edits {
+        if stopped() {
+            break;
+        }
+        progress(Progress::Stage(format!("screening {size}-edit candidates")));
+        // (priority, candidate): lower priority is tried first.
+        let mut screened: Vec<(u32, Candidate)> = Vec::new();
+        for parent in &frontier {
+            let touched: HashSet<Cell> = parent.edits.iter().flat_map(Edit::cells).collect();
+            for edit in single_edits(&parent.level) {
+                let Some(group) = orbit(edit, &symmetries, width, height) else { continue };
+                if group.iter().flat_map(Edit::cells).any(|c| touched.contains(&c)) {
+                    continue;
+                }
+                let mut edits = parent.edits.clone();
+                edits.extend(group.iter().copied());
+                let mut key = edits.clone();
+                key.sort();
+                if !seen.insert(key) {
+                    continue;
+                }
+                let mut next = parent.level.clone();
+                for e in &group {
+                    e.apply(&mut next);
+                }
+                let Some((counts, report)) = concerns(&next, rules) else { continue };
+                if counts.iter().any(|(code, &n)| n > baseline.get(code).copied().unwrap_or(0)) {
+                    continue;
+                }
+                // How far the race moves toward the player behind.
+                let toward = match (lead0, race_lead(&report, first)) {
+                    (Some(before), Some(after)) => {
+                        if first_ahead {
+                            before - after
+                        } else {
+                            after - before
+                        }
+                    }
+                    _ => 0,
+                };
+                let priority = match toward {
+                    1 => 0,
+                    2 => 1,
+                    0 => 2,
+                    _ => continue,
+                };
+                screened.push((priority, Candidate { edits, steps: size, level: next, quick: None }));
+            }
+        }
+        out.screened += screened.len();
+        screened.sort_by_key(|(priority, _)| *priority);
+        let mut played: Vec<Candidate> = Vec::new();
+        let total = screened.len().min(options.screen);
+        for (i, (_, mut candidate)) in screened.into_iter().take(options.screen).enumerate() {
+            if stopped() {
+                break;
+            }
+            progress(Progress::Stage(format!("quick games: {size}-edit candidate {} of {total}", i + 1)));
+            candidate.quick = quick_check(&candidate.level, rules, options, progress, cancel);
+            if let Some((_, games)) = candidate.quick {
+                out.games += games;
+                out.played += 1;
+                played.push(candidate);
+            }
+        }
+        let distance = |c: &Candidate| c.quick.map_or(f64::INFINITY, |(r, _)| (r.rate - 0.5).abs());
+        played.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+        frontier = played.iter().take(options.beam).cloned().collect();
+        by_size.push(played);
+    }
+    // The best of each size, confirmed by the full check.
+    let mut confirm: Vec<Candidate> =
+        by_size.iter().flat_map(|played| played.iter().take(options.confirm).cloned()).collect();
+    let distance = |c: &Candidate| c.quick.map_or(f64::INFINITY, |(r, _)| (r.rate - 0.5).abs());
+    confirm.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+    let total = confirm.len();
+    for (i, candidate) in confirm.into_iter().enumerate() {
+        if stopped() {
+            break;
+        }
+        progress(Progress::Stage(format!(
+            "full check {} of {total}: {}",
+            i + 1,
+            candidate.edits.iter().map(Edit::describe).collect::<Vec<_>>().join(", ")
+        )));
+        let began = Instant::now();
+        let Ok(start) = candidate.level.start_state(rules) else { continue };
+        let base = Config {
+            agents: options.plan.pairings[0],
+            games: options.cap,
+            seed: options.seed,
+            max_actions: sim::MAX_ACTIONS,
+            threads: options.threads,
+            opening: 0,
+            sequential: Some(Design::DEFAULT),
+        };
+        let tick = |t: Tick| {
+            if t == Tick::Game {
+                progress(Progress::Game);
+            }
+        };
+        let (check, games) =
+            sim::check_balance(&start, &candidate.level.id, options.plan, &base, &tick, cancel);
+        if check.interrupted {
+            break;
+        }
+        let played: u32 = games.iter().map(|g| g.len() as u32).sum();
+        let (quick, quick_games) = candidate.quick.unwrap_or((Rate { rate: 0.5, low: 0.0, high: 1.0 }, 0));
+        out.games += played;
+        out.proposals.push(Proposal {
+            edits: candidate.edits,
+            steps: candidate.steps,
+            level: candidate.level,
+            quick,
+            quick_games,
+            check: Some(check),
+            games: played + quick_games,
+            seconds: began.elapsed().as_secs_f64(),
+        });
+    }
+    out.interrupted = stopped();
+    let distance = |p: &Proposal| (p.score().rate - 0.5).abs();
+    out.proposals.sort_by(|a, b| {
+        b.is_balanced()
+            .cmp(&a.is_balanced())
+            .then(distance(a).total_cmp(&distance(b)))
+            .then(a.steps.cmp(&b.steps))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::render::level_from_diagram;
+
+    fn c(name: &str) -> Cell {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn a_mirrored_level_is_edited_in_mirrored_pairs() {
+        let level = level_from_diagram(
+            "m",
+            "
+            . . 2 . .
+            . # . # .
+            . . F . .
+            . # . # .
+            . . 1 . .",
+        )
+        .unwrap();
+        let symmetries = kept_symmetries(&level, false);
+        assert_eq!(symmetries.len(), 1, "left to right only, unless asked");
+        let pair = orbit(Edit::Wall { cell: c("a3") }, &symmetries, 5, 5).unwrap();
+        assert_eq!(pair, vec![Edit::Wall { cell: c("a3") }, Edit::Wall { cell: c("e3") }]);
+        let both = kept_symmetries(&level, true);
+        let four = orbit(Edit::Wall { cell: c("a2") }, &both, 5, 5).unwrap();
+        assert_eq!(four.len(), 4, "{four:?}");
+        // The flag cannot move off the cells the symmetries fix.
+        assert!(orbit(Edit::Flag { from: c("c3"), to: c("b3") }, &both, 5, 5).is_none());
+        let start =
+            orbit(Edit::Start { player: Player::One, from: c("c1"), to: c("c2") }, &both, 5, 5).unwrap();
+        assert_eq!(start.len(), 2, "each player's start, as its counterpart: {start:?}");
+    }
+}
