@@ -1307,3 +1307,59 @@ fn play_mode_at_rest_asks_for_no_frames() {
     let gap = sandbox.next_computer_move_in().expect("the next move waits on the clock");
     assert!(gap <= std::time::Duration::from_secs(2) && gap > std::time::Duration::from_secs(1), "{gap:?}");
 }
+
+/// Suggest fixes, as a designer uses it: the search runs in the background
+/// under the panel's chosen check, its proposals are listed with their
+/// verdicts, one is previewed on the board and applied as one undo step.
+#[test]
+fn suggest_fixes_proposes_previews_and_applies_in_one_undo_step() {
+    use pushcrate::editor::command::Command;
+    use pushcrate::repair::Edit;
+    let mut ed = editor();
+    let path = ed.dir.path().join("close.toml");
+    std::fs::write(
+        &path,
+        "format = 1\nname = \"Repair example\"\n\n[[level]]\nid = \"too-close\"\nname = \"Too close\"\nsize = \"7x7\"\nmap = '''\n.......\n.#...#.\n.......\n.......\n.......\n.#...#.\n.......\n'''\np1 = { start = \"d2\" }\np2 = { start = \"d7\" }\n",
+    )
+    .unwrap();
+    ed.harness.state_mut().open_path(&path);
+    ed.harness.run();
+    assert_eq!(ed.level().id, "too-close", "{}", ed.app().status);
+    play(&mut ed, "too-close");
+    {
+        let sandbox = ed.harness.state_mut().sandbox.as_mut().unwrap();
+        sandbox.balance_choice = 1; // expert only
+        sandbox.balance_games = 60;
+    }
+    ed.harness.state_mut().command(Command::SuggestFixes);
+    ed.harness.run_steps(2);
+    assert!(sandbox(&ed).fixes.is_some(), "the search runs in the background");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while sandbox(&ed).fixes.is_some() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        ed.harness.step();
+    }
+    let found = sandbox(&ed).fixes_found.clone().expect("the search finished");
+    let back = Edit::Start { player: Player::One, from: c("d2"), to: c("d1") };
+    let index =
+        found.proposals.iter().position(|p| p.edits == [back]).expect("the start moved back is proposed");
+    ed.click("Balance");
+    ed.harness.run();
+    assert!(ed.harness.query_by_label_contains("quick games (expert)").is_some(), "the search is summed up");
+    ed.harness.state_mut().command(Command::PreviewFix(Some(index)));
+    ed.harness.run();
+    assert_eq!(sandbox(&ed).preview, Some(index));
+    assert_eq!(ed.level().starts.one, Some(c("d2")), "a preview changes nothing");
+    ed.harness.state_mut().command(Command::ApplyFix(index));
+    ed.harness.run();
+    assert_eq!(ed.level().starts.one, Some(c("d1")));
+    assert!(ed.app().doc.is_dirty());
+    assert_eq!(sandbox(&ed).level.starts.one, Some(c("d1")), "the game is on the repaired layout");
+    assert!(ed.app().status.contains("Applied proposal"), "{}", ed.app().status);
+    // In play mode Ctrl+Z takes back game actions; back in edit mode it
+    // takes back the fix, in one step.
+    ed.key(Modifiers::NONE, Key::F5);
+    assert!(!ed.app().playing);
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(ed.level().starts.one, Some(c("d2")), "one undo takes the fix back");
+}

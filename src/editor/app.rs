@@ -402,6 +402,14 @@ impl EditorApp {
                     run.cancel();
                 }
             }),
+            Command::SuggestFixes => self.with_game(|s| s.start_fixes(1)),
+            Command::CancelFixes => self.with_game(|s| {
+                if let Some(job) = &s.fixes {
+                    job.cancel();
+                }
+            }),
+            Command::PreviewFix(which) => self.with_game(|s| s.preview = which),
+            Command::ApplyFix(i) => self.apply_fix(i),
         }
     }
 
@@ -498,8 +506,46 @@ impl EditorApp {
             Command::JumpTo(n) if *n > game.actions.len() => Some("The game has no such action.".into()),
             Command::RunBalance if game.balance.is_some() => Some("Self-play is running.".into()),
             Command::CancelBalance if game.balance.is_none() => Some("No self-play is running.".into()),
+            Command::SuggestFixes if game.fixes.is_some() => Some("The search for fixes is running.".into()),
+            Command::SuggestFixes if game.balance.is_some() => {
+                Some("Self-play is running: one search at a time.".into())
+            }
+            Command::CancelFixes if game.fixes.is_none() => Some("No search for fixes is running.".into()),
+            Command::PreviewFix(Some(i)) | Command::ApplyFix(i)
+                if game.fixes_found.as_ref().is_none_or(|f| *i >= f.proposals.len()) =>
+            {
+                Some("No such proposal.".into())
+            }
             _ => None,
         }
+    }
+
+    /// Makes proposal `i` of the last search for fixes to the level, as one
+    /// undo step, and starts a new game on the repaired layout (its
+    /// proposals kept, so that another can be tried after an undo).
+    fn apply_fix(&mut self, i: usize) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let Some(found) = sandbox.fixes_found.clone() else { return };
+        let Some(proposal) = found.proposals.get(i) else { return };
+        let Some(index) = self.doc.pack.level_index(&found.level) else {
+            self.say("The level of these proposals is no longer in the pack.");
+            return;
+        };
+        let level = proposal.level.clone();
+        self.doc.edit(|pack, current| {
+            pack.levels[index] = level.clone();
+            *current = index;
+        });
+        let edits = proposal.edits.iter().map(crate::repair::Edit::describe).collect::<Vec<_>>().join(", ");
+        match super::sandbox::Sandbox::new(&level, self.doc.pack.rules) {
+            Ok(mut fresh) => {
+                fresh.seats = sandbox.seats;
+                fresh.fixes_found = Some(found);
+                self.sandbox = Some(fresh);
+            }
+            Err(why) => self.say(format!("The repaired level cannot be played: {why}.")),
+        }
+        self.say(format!("Applied proposal {}: {edits}. Undo in edit mode takes it back.", i + 1));
     }
 
     /// Runs `change` on the game under way.

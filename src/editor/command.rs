@@ -311,6 +311,14 @@ pub enum Command {
     RunBalance,
     /// Play: stop the self-play run.
     CancelBalance,
+    /// Play: search the smallest edits that balance the level.
+    SuggestFixes,
+    /// Play: stop the search for fixes, keeping the proposals found.
+    CancelFixes,
+    /// Play: show this proposal on the board, or the game again (`None`).
+    PreviewFix(Option<usize>),
+    /// Make this proposal's edits to the level, as one undo step.
+    ApplyFix(usize),
     /// Stop generating a level.
     StopGenerating,
 }
@@ -377,6 +385,11 @@ impl Command {
             Command::OpenGame => "Open game…".into(),
             Command::RunBalance => "Run self-play".into(),
             Command::CancelBalance => "Cancel".into(),
+            Command::SuggestFixes => "Suggest fixes".into(),
+            Command::CancelFixes => "Stop the search".into(),
+            Command::PreviewFix(Some(_)) => "Preview".into(),
+            Command::PreviewFix(None) => "Back to the game".into(),
+            Command::ApplyFix(_) => "Apply".into(),
             Command::StopGenerating => "Stop generating".into(),
         }
     }
@@ -415,7 +428,11 @@ impl Command {
             | Command::SaveGame
             | Command::OpenGame
             | Command::RunBalance
-            | Command::CancelBalance => Scope::Play,
+            | Command::CancelBalance
+            | Command::SuggestFixes
+            | Command::CancelFixes
+            | Command::PreviewFix(_)
+            | Command::ApplyFix(_) => Scope::Play,
             Command::SetTool(_)
             | Command::SetStage(_)
             | Command::SetMirror(_)

@@ -186,18 +186,22 @@ impl EditorApp {
             message = Some(answer.to_owned());
         }
         sandbox.poll_balance();
+        sandbox.poll_fixes();
         let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
         // Frames only while something changes: a search or a check to poll,
         // a move being drawn, or the computer's next move in a game it
         // plays against itself, at the chosen speed. A person's turn waits
         // for input, with no frame at all.
-        let wake =
-            if sandbox.thinking.is_some() || sandbox.balance.is_some() || animating || sandbox.computer_due()
-            {
-                Some(std::time::Duration::from_millis(30))
-            } else {
-                sandbox.next_computer_move_in()
-            };
+        let wake = if sandbox.thinking.is_some()
+            || sandbox.balance.is_some()
+            || sandbox.fixes.is_some()
+            || animating
+            || sandbox.computer_due()
+        {
+            Some(std::time::Duration::from_millis(30))
+        } else {
+            sandbox.next_computer_move_in()
+        };
         if let Some(wake) = wake {
             ctx.request_repaint_after(wake);
         }
@@ -208,6 +212,23 @@ impl EditorApp {
 
     pub(super) fn play_board_ui(&mut self, ui: &mut Ui) {
         let Some(sandbox) = &self.sandbox else { return };
+        // A proposal previewed: its layout, the changed cells marked.
+        if let Some(proposal) =
+            sandbox.preview.and_then(|i| sandbox.fixes_found.as_ref().and_then(|f| f.proposals.get(i)))
+            && let Ok(state) = proposal.level.start_state(sandbox.rules)
+        {
+            let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::hover());
+            response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
+            let layout = BoardLayout::new(response.rect, state.width(), state.height());
+            let changed = proposal.edits.iter().flat_map(crate::repair::Edit::cells).collect();
+            paint_position(
+                &painter,
+                &layout,
+                &state,
+                &BoardView { highlight: changed, ..BoardView::default() },
+            );
+            return;
+        }
         let state = *sandbox.state();
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
@@ -475,7 +496,74 @@ impl EditorApp {
             if let Some((check, games)) = &sandbox.balance_report {
                 balance_check_ui(ui, check, games);
             }
+            ui.separator();
+            self.fixes_ui(ui);
         });
+    }
+
+    /// Suggest fixes: the search's progress, then each proposal with its
+    /// edits, verdict and cost, to preview on the board or apply.
+    fn fixes_ui(&mut self, ui: &mut Ui) {
+        ui.label(RichText::new("Fixes").strong()).on_hover_text(
+            "The smallest edits (a wall, a start square or the flag moved a step, a crate; mirrored pairs on a mirrored level) that the default balance check calls balanced",
+        );
+        ui.horizontal_wrapped(|ui| {
+            self.command_button(ui, Command::SuggestFixes);
+            self.command_button(ui, Command::CancelFixes);
+        });
+        let Some(sandbox) = &self.sandbox else { return };
+        if let Some(job) = &sandbox.fixes {
+            let (games, _) = job.progress();
+            let stage = sandbox.fixes_stage.lock().map(|s| s.clone()).unwrap_or_default();
+            ui.horizontal_wrapped(|ui| {
+                ui.spinner();
+                ui.label(format!("{stage} — {games} games so far"));
+            });
+        }
+        let Some(found) = &sandbox.fixes_found else { return };
+        let pct = |x: f64| format!("{:.0}", 100.0 * x);
+        let b = found.before;
+        ui.label(format!(
+            "As it is, the first player scores {}% [{}–{}] in {} quick games (expert). {} candidates kept the level valid with no new warning; {} were played.{}",
+            pct(b.rate),
+            pct(b.low),
+            pct(b.high),
+            found.before_games,
+            found.screened,
+            found.played,
+            if found.interrupted { " Stopped: the proposals so far." } else { "" }
+        ));
+        if found.proposals.is_empty() {
+            ui.label("No proposal: no candidate was confirmed by the balance check.");
+        }
+        let mut chosen = Vec::new();
+        for (i, proposal) in found.proposals.iter().enumerate() {
+            let balanced = proposal.is_balanced();
+            let verdict = proposal.verdict(found.before);
+            let color = if balanced { GREEN } else { Color32::from_rgb(200, 120, 40) };
+            ui.label(RichText::new(format!("{}. {verdict}", i + 1)).strong().color(color));
+            let edits =
+                proposal.edits.iter().map(crate::repair::Edit::describe).collect::<Vec<_>>().join(", ");
+            ui.label(format!("{edits} ({} games, {:.0} s)", proposal.games, proposal.seconds));
+            ui.horizontal(|ui| {
+                let previewing = sandbox.preview == Some(i);
+                let preview =
+                    if previewing { Command::PreviewFix(None) } else { Command::PreviewFix(Some(i)) };
+                if ui.selectable_label(previewing, format!("Preview {}", i + 1)).clicked() {
+                    chosen.push(preview);
+                }
+                if ui
+                    .button(format!("Apply {}", i + 1))
+                    .on_hover_text("Make these edits to the level: one undo step")
+                    .clicked()
+                {
+                    chosen.push(Command::ApplyFix(i));
+                }
+            });
+        }
+        for command in chosen {
+            self.command(command);
+        }
     }
 }
 

@@ -136,6 +136,14 @@ pub struct Sandbox {
     pub balance_choice: usize,
     /// When the computer last moved (for the speed control).
     pub last_move: Option<Instant>,
+    /// A search for fixes under way.
+    pub fixes: Option<Job<crate::repair::Repair>>,
+    /// What the search for fixes is doing, in words, as it last said.
+    pub fixes_stage: Arc<Mutex<String>>,
+    /// The last search's proposals.
+    pub fixes_found: Option<crate::repair::Repair>,
+    /// The proposal shown on the board instead of the game, if any.
+    pub preview: Option<usize>,
 }
 
 impl Sandbox {
@@ -167,6 +175,10 @@ impl Sandbox {
             balance_live: Arc::default(),
             balance_choice: 0,
             last_move: None,
+            fixes: None,
+            fixes_stage: Arc::default(),
+            fixes_found: None,
+            preview: None,
         })
     }
 
@@ -440,6 +452,49 @@ impl Sandbox {
             check.explain(&crate::analysis::analyze_level(&level, rules, &Default::default()));
             (check, games)
         }));
+    }
+
+    /// Starts a search for the smallest edits that make this level
+    /// balanced ([`crate::repair`]: one edit, or a mirrored pair), in the
+    /// background, confirmed by the balance check the panel has chosen
+    /// (the default: expert and deep) with its number of games as the cap.
+    pub fn start_fixes(&mut self, seed: u64) {
+        let level = self.level.clone();
+        let rules = self.rules;
+        let stage = Arc::clone(&self.fixes_stage);
+        let plan = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
+        let cap = self.balance_games.div_ceil(2) * 2;
+        self.preview = None;
+        self.fixes = Some(Job::spawn(0, move |progress| {
+            let options =
+                crate::repair::Options { max_edits: 1, seed, plan, cap, ..crate::repair::Options::default() };
+            let tell = |p: crate::repair::Progress| match p {
+                crate::repair::Progress::Stage(text) => {
+                    if let Ok(mut s) = stage.lock() {
+                        *s = text;
+                    }
+                }
+                crate::repair::Progress::Game => progress.step(),
+            };
+            crate::repair::repair(&level, rules, &options, &tell, progress.cancel_flag())
+        }));
+    }
+
+    /// Takes the proposals when the search has finished (or was cancelled).
+    pub fn poll_fixes(&mut self) -> bool {
+        let Some(job) = &self.fixes else { return false };
+        match job.poll() {
+            Poll::Ready(found) => {
+                self.fixes = None;
+                self.fixes_found = Some(found);
+                true
+            }
+            Poll::Lost => {
+                self.fixes = None;
+                false
+            }
+            Poll::Running => false,
+        }
     }
 
     /// Takes the balance report when the run has finished.

@@ -83,14 +83,14 @@ pub enum Edit {
 
 impl Edit {
     /// The edit as a proposal lists it: "wall on c3", "player 2's start d7
-    /// → d6".
+    /// to d6" (words, not arrows: the editor's font has no arrow).
     #[must_use]
     pub fn describe(&self) -> String {
         match *self {
             Edit::Wall { cell } => format!("wall on {cell}"),
             Edit::Floor { cell } => format!("floor on {cell}"),
-            Edit::Start { player, from, to } => format!("{player}'s start {from} → {to}"),
-            Edit::Flag { from, to } => format!("flag {from} → {to}"),
+            Edit::Start { player, from, to } => format!("{player}'s start {from} to {to}"),
+            Edit::Flag { from, to } => format!("flag {from} to {to}"),
             Edit::AddCrate { cell } => format!("crate on {cell}"),
             Edit::RemoveCrate { cell } => format!("no crate on {cell}"),
         }
@@ -304,12 +304,7 @@ fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Kept> {
 /// `edit` with its images under the kept symmetries (closed under
 /// composition for the two that can be kept together), or `None` when
 /// they conflict (the flag moved off a symmetry's fixed cells, say).
-fn orbit(
-    edit: Edit,
-    symmetries: &[Kept],
-    width: u8,
-    height: u8,
-) -> Option<Vec<Edit>> {
+fn orbit(edit: Edit, symmetries: &[Kept], width: u8, height: u8) -> Option<Vec<Edit>> {
     let mut set: Vec<Edit> = vec![edit];
     let mut i = 0;
     while i < set.len() {
