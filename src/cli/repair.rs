@@ -70,6 +70,9 @@ fn edit_json(edit: &Edit) -> Value {
         Edit::Start { player, from, to } => {
             json!({ "edit": "start", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
         }
+        Edit::Goal { player, from, to } => {
+            json!({ "edit": "goal", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
+        }
         Edit::Flag { from, to } => json!({ "edit": "flag", "from": from.to_string(), "to": to.to_string() }),
         Edit::AddCrate { cell } => json!({ "edit": "add-crate", "cell": cell.to_string() }),
         Edit::RemoveCrate { cell } => json!({ "edit": "remove-crate", "cell": cell.to_string() }),
@@ -112,6 +115,7 @@ fn report_json(r: &Repair) -> Value {
         "before": { "games": r.before_games, "first_player_score": rate_json(r.before) },
         "proposals": r.proposals.iter().map(|p| proposal_json(p, r.before)).collect::<Vec<_>>(),
         "screened": r.screened,
+        "decided": r.decided,
         "played": r.played,
         "games": r.games,
         "interrupted": r.interrupted,
@@ -126,8 +130,9 @@ fn report_text(r: &Repair, rules: Rules, seconds: f64) -> String {
         r.before_games
     );
     text += &format!(
-        "searched {} candidates that keep the level valid with no new warning; {} played quick games; {} games in all, {:.0} s{}\n",
+        "searched {} candidates that keep the level valid with no new warning ({} more the solver proves a forced win for); {} played quick games; {} games in all, {:.0} s{}\n",
         r.screened,
+        r.decided,
         r.played,
         r.games,
         seconds,
@@ -143,7 +148,11 @@ fn report_text(r: &Repair, rules: Rules, seconds: f64) -> String {
             p.verdict(r.before),
             p.steps,
             if p.steps == 1 { "" } else { "s" },
-            if p.edits.len() as u32 > p.steps { " (with their mirror images)" } else { "" },
+            match (p.edits.len() as u32 > p.steps, p.steps) {
+                (false, _) => "",
+                (true, 1) => " (with its mirror image)",
+                (true, _) => " (with their mirror images)",
+            },
             edits_text(&p.edits)
         );
         if let Some(check) = &p.check {

@@ -27,6 +27,24 @@ pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 4] = [
     ),
 ];
 
+/// Moves the result of `job` into `into` once it has finished, and clears
+/// the job (also when its thread was lost). Returns whether a result came.
+fn take_finished<T: Send + 'static>(job: &mut Option<Job<T>>, into: &mut Option<T>) -> bool {
+    let Some(running) = job else { return false };
+    match running.poll() {
+        Poll::Ready(result) => {
+            *job = None;
+            *into = Some(result);
+            true
+        }
+        Poll::Lost => {
+            *job = None;
+            false
+        }
+        Poll::Running => false,
+    }
+}
+
 /// Who plays a side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Seat {
@@ -482,35 +500,11 @@ impl Sandbox {
 
     /// Takes the proposals when the search has finished (or was cancelled).
     pub fn poll_fixes(&mut self) -> bool {
-        let Some(job) = &self.fixes else { return false };
-        match job.poll() {
-            Poll::Ready(found) => {
-                self.fixes = None;
-                self.fixes_found = Some(found);
-                true
-            }
-            Poll::Lost => {
-                self.fixes = None;
-                false
-            }
-            Poll::Running => false,
-        }
+        take_finished(&mut self.fixes, &mut self.fixes_found)
     }
 
     /// Takes the balance report when the run has finished.
     pub fn poll_balance(&mut self) -> bool {
-        let Some(run) = &self.balance else { return false };
-        match run.poll() {
-            Poll::Ready(result) => {
-                self.balance = None;
-                self.balance_report = Some(result);
-                true
-            }
-            Poll::Lost => {
-                self.balance = None;
-                false
-            }
-            Poll::Running => false,
-        }
+        take_finished(&mut self.balance, &mut self.balance_report)
     }
 }

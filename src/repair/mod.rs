@@ -4,7 +4,8 @@
 //! The search is a beam over edit sets of growing size:
 //!
 //! 1. **Edits.** Turn a wall into floor or floor into a wall; move a start
-//!    square or the flag one step; add or remove a crate. A level mirrored
+//!    square, a goal cell (of a goal set written out) or the flag one step;
+//!    add or remove a crate. A level mirrored
 //!    left to right keeps that mirror (edits come in mirrored pairs); with
 //!    [`Options::keep_symmetry`] a level the same for both players under a
 //!    half turn or a top-to-bottom mirror keeps that too (each edit with its
@@ -14,7 +15,8 @@
 //!    analysis's findings, counted by code). The race to the flag then
 //!    orders them: edits that move the race by one or two actions toward
 //!    the player behind come first, then those that leave it, and edits
-//!    that help the player ahead are dropped.
+//!    that help the player ahead are dropped, as are those the solver
+//!    proves a forced win for.
 //! 3. **Quick games.** The best [`Options::screen`] candidates play a short
 //!    sequential check under expert ([`Options::quick_games`] at most), and
 //!    are ranked by how near the first player's score is to 50%. The best
@@ -62,6 +64,15 @@ pub enum Edit {
         /// Where it goes.
         to: Cell,
     },
+    /// A goal cell of a level whose goal set is written out moves.
+    Goal {
+        /// Whose goal.
+        player: Player,
+        /// Where it was.
+        from: Cell,
+        /// Where it goes.
+        to: Cell,
+    },
     /// The flag moves.
     Flag {
         /// Where it was.
@@ -90,6 +101,7 @@ impl Edit {
             Edit::Wall { cell } => format!("wall on {cell}"),
             Edit::Floor { cell } => format!("floor on {cell}"),
             Edit::Start { player, from, to } => format!("{player}'s start {from} to {to}"),
+            Edit::Goal { player, from, to } => format!("{player}'s goal cell {from} to {to}"),
             Edit::Flag { from, to } => format!("flag {from} to {to}"),
             Edit::AddCrate { cell } => format!("crate on {cell}"),
             Edit::RemoveCrate { cell } => format!("no crate on {cell}"),
@@ -106,7 +118,9 @@ impl Edit {
             | Edit::RemoveCrate { cell } => {
                 vec![cell]
             }
-            Edit::Start { from, to, .. } | Edit::Flag { from, to } => vec![from, to],
+            Edit::Start { from, to, .. } | Edit::Goal { from, to, .. } | Edit::Flag { from, to } => {
+                vec![from, to]
+            }
         }
     }
 
@@ -116,6 +130,12 @@ impl Edit {
             Edit::Wall { cell } => level.walls.insert(cell),
             Edit::Floor { cell } => level.walls.remove(cell),
             Edit::Start { player, to, .. } => level.starts[player] = Some(to),
+            Edit::Goal { player, from, to } => {
+                if let Some(goals) = &mut level.goals[player] {
+                    goals.remove(from);
+                    goals.insert(to);
+                }
+            }
             Edit::Flag { to, .. } => level.flag = Some(to),
             Edit::AddCrate { cell } => {
                 level.crates.insert(cell, Stage::Intact);
@@ -133,6 +153,11 @@ impl Edit {
             Edit::Wall { cell } => Edit::Wall { cell: map(cell)? },
             Edit::Floor { cell } => Edit::Floor { cell: map(cell)? },
             Edit::Start { player, from, to } => Edit::Start {
+                player: if swap { player.other() } else { player },
+                from: map(from)?,
+                to: map(to)?,
+            },
+            Edit::Goal { player, from, to } => Edit::Goal {
                 player: if swap { player.other() } else { player },
                 from: map(from)?,
                 to: map(to)?,
@@ -264,6 +289,8 @@ pub struct Repair {
     pub proposals: Vec<Proposal>,
     /// Candidates that passed the static screen.
     pub screened: usize,
+    /// Candidates the solver proves a forced win for, dropped.
+    pub decided: usize,
     /// Candidates that played quick games.
     pub played: usize,
     /// Games played in all.
@@ -369,6 +396,14 @@ fn single_edits(level: &Level) -> Vec<Edit> {
             }
         }
     }
+    for player in [Player::One, Player::Two] {
+        let Some(set) = level.goals[player] else { continue };
+        for from in set.iter() {
+            for to in (Bitboard::from_cell(from).dilate() & free).iter() {
+                out.push(Edit::Goal { player, from, to });
+            }
+        }
+    }
     if let Some(from) = flag {
         for to in (Bitboard::from_cell(from).dilate() & free).iter() {
             out.push(Edit::Flag { from, to });
@@ -467,6 +502,7 @@ pub fn repair(
         before_games: 0,
         proposals: Vec::new(),
         screened: 0,
+        decided: 0,
         played: 0,
         games: 0,
         interrupted: false,
@@ -534,6 +570,14 @@ pub fn repair(
                     0 => 2,
                     _ => continue,
                 };
+                // A forced win the solver proves cannot be balanced.
+                match next.start_state(rules) {
+                    Ok(start) if sim::settle(&start).is_none() => {}
+                    _ => {
+                        out.decided += 1;
+                        continue;
+                    }
+                }
                 screened.push((priority, Candidate { edits, steps: size, level: next, quick: None }));
             }
         }
@@ -652,5 +696,24 @@ mod tests {
         let start =
             orbit(Edit::Start { player: Player::One, from: c("c1"), to: c("c2") }, &both, 5, 5).unwrap();
         assert_eq!(start.len(), 2, "each player's start, as its counterpart: {start:?}");
+    }
+
+    #[test]
+    fn goal_cells_move_only_where_the_goal_set_is_written_out() {
+        let mut level =
+            level_from_diagram("g", ". . 2 . .\n. . . . .\n. . F . .\n. . . . .\n. . 1 . .").unwrap();
+        let goal_moves = |level: &Level| {
+            single_edits(level).into_iter().filter(|e| matches!(e, Edit::Goal { .. })).count()
+        };
+        assert_eq!(goal_moves(&level), 0, "default goals move with the start square");
+        level.goals.one = Some(Bitboard::from_cell(c("a1")));
+        assert_eq!(goal_moves(&level), 2, "a1 to a2 or to b1");
+        let edit = Edit::Goal { player: Player::One, from: c("a1"), to: c("a2") };
+        let mut moved = level.clone();
+        edit.apply(&mut moved);
+        assert_eq!(moved.goals.one, Some(Bitboard::from_cell(c("a2"))));
+        let half_turn: Kept = (|c, w, h| Cell::try_new(w - 1 - c.file(), h - 1 - c.rank()), true);
+        let pair = orbit(edit, &[half_turn], 5, 5).unwrap();
+        assert!(pair.contains(&Edit::Goal { player: Player::Two, from: c("e5"), to: c("e4") }), "{pair:?}");
     }
 }
