@@ -1363,3 +1363,50 @@ fn suggest_fixes_proposes_previews_and_applies_in_one_undo_step() {
     ed.key(Modifiers::COMMAND, Key::Z);
     assert_eq!(ed.level().starts.one, Some(c("d2")), "one undo takes the fix back");
 }
+
+/// The diagnostics dialog opens afresh each time (at the top left, not at
+/// the scroll position it was left at), its codes and places at the left.
+#[test]
+fn the_diagnostics_dialog_opens_afresh_each_time() {
+    let mut ed = editor();
+    let path = ed.dir.path().join("broken.toml");
+    let long = "x".repeat(300);
+    std::fs::write(&path, format!("format = 1\nname = \"{long}\"\n[[level]]\nid = \"a\"\nwat = 3\n"))
+        .unwrap();
+    let mut shown = Vec::new();
+    for _ in 0..2 {
+        ed.dialogs.answer(Some(path.clone()));
+        ed.key(Modifiers::COMMAND, Key::O);
+        let Some(Modal::Problems { text, shown: serial, .. }) = ed.app().modal.clone() else {
+            panic!("no diagnostics")
+        };
+        assert!(text.lines().any(|l| l.starts_with("error[")), "each diagnostic starts at its code: {text}");
+        shown.push(serial);
+        ed.click("Close");
+    }
+    assert_ne!(shown[0], shown[1], "the second opening is a new dialog, scrolled to the top left");
+}
+
+/// A start square moved to another rank takes its default goal rank with
+/// it: the editor says so, and one undo takes both back.
+#[test]
+fn moving_a_start_square_says_that_its_goal_rank_moves_too() {
+    let mut ed = editor();
+    ed.select_level("open");
+    let goals_before = ed.level().goal_cells(Player::One);
+    ed.click("Start 1");
+    ed.click_cell(c("c3"), PointerButton::Primary);
+    assert_eq!(ed.level().starts.one, Some(c("c3")));
+    assert!(ed.level().goal_cells(Player::One).has(c("a3")), "the goal rank is now rank 3");
+    assert!(
+        ed.app().status.contains("goal rank moved with its start square, from rank 1 to rank 3"),
+        "{}",
+        ed.app().status
+    );
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(ed.level().starts.one, Some(c("e1")));
+    assert_eq!(ed.level().goal_cells(Player::One), goals_before);
+    // Along its rank, nothing to say.
+    ed.click_cell(c("d1"), PointerButton::Primary);
+    assert!(!ed.app().status.contains("goal rank moved"), "{}", ed.app().status);
+}

@@ -13,7 +13,7 @@ use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
 use crate::level::edit::Mirror;
 use crate::level::format::{parse_pack, write_pack};
 use crate::level::{Level, Pack, Problem};
-use crate::rules::{Rules, Stage};
+use crate::rules::{Player, Rules, Stage};
 
 /// What to do once unsaved changes are dealt with.
 #[derive(Clone, PartialEq, Debug)]
@@ -38,6 +38,10 @@ pub enum Modal {
         file: String,
         /// Every problem, as `pushcrate check` prints them.
         text: String,
+        /// A number of its own for each time it is shown, so that the
+        /// dialog always opens at the top left, whatever it was scrolled to
+        /// before.
+        shown: u64,
     },
     /// Unsaved work from a run that did not end cleanly.
     Recover(Recovery),
@@ -52,6 +56,12 @@ pub enum Modal {
         /// The path so far.
         path: String,
     },
+}
+
+/// A number no earlier call returned.
+fn fresh_serial() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// What a chosen file is for.
@@ -367,8 +377,25 @@ impl EditorApp {
             Command::SelectFinding(i) => self.selected_finding = i,
             Command::SetField(field) => self.set_field(field),
             Command::Paint(op) => {
+                let goals_before = self.default_goal_ranks();
                 self.doc.apply(op, self.prefs.mirror);
                 self.selected_finding = None;
+                // A start square that changes rank takes its default goal
+                // rank with it: say so, since nothing on the tool does.
+                for (player, (before, after)) in
+                    Player::BOTH.into_iter().zip(goals_before.into_iter().zip(self.default_goal_ranks()))
+                {
+                    if let (Some(before), Some(after)) = (before, after)
+                        && before != after
+                    {
+                        self.say(format!(
+                            "{player}'s goal rank moved with its start square, from rank {} to rank {} (its goals are at their default: the start square's rank). Undo takes both back; Goal cells {} sets them apart.",
+                            before + 1,
+                            after + 1,
+                            player.number()
+                        ));
+                    }
+                }
             }
             Command::BeginStroke => self.doc.begin_stroke(),
             Command::EndStroke => self.doc.end_stroke(),
@@ -518,6 +545,13 @@ impl EditorApp {
             }
             _ => None,
         }
+    }
+
+    /// The rank of each player's start square where its goals are at their
+    /// default (the start square's rank), else `None`.
+    fn default_goal_ranks(&self) -> [Option<u8>; 2] {
+        let Some(level) = self.doc.level() else { return [None, None] };
+        Player::BOTH.map(|p| if level.goals[p].is_none() { level.starts[p].map(|s| s.rank()) } else { None })
     }
 
     /// Makes proposal `i` of the last search for fixes to the level, as one
@@ -684,7 +718,7 @@ impl EditorApp {
             Some(_) if file.parsed.complete => {}
             _ => {
                 let text = crate::diagnostics::render(&file, false, 0);
-                self.modal = Some(Modal::Problems { file: name, text });
+                self.modal = Some(Modal::Problems { file: name, text, shown: fresh_serial() });
                 return;
             }
         }

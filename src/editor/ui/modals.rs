@@ -26,15 +26,22 @@ impl EditorApp {
                         }
                     });
                 }
-                Modal::Problems { file, text } => {
+                Modal::Problems { file, text, shown } => {
                     ui.heading("This file was not opened");
                     ui.label(format!(
                         "{file} cannot be read whole, and editing it would lose what could not be read. \
                          Nothing was changed. Fix these problems in a text editor (`pushcrate check` lists them too):"
                     ));
-                    ScrollArea::both().max_height(360.0).show(ui, |ui| {
-                        ui.add(egui::Label::new(RichText::new(&text).monospace()).extend());
-                    });
+                    // Opened at the top left, each time, with both scroll
+                    // bars in view: every diagnostic starts at its code and
+                    // place, at the left edge.
+                    ScrollArea::both()
+                        .id_salt(("problems", shown))
+                        .max_height(360.0)
+                        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                        .show(ui, |ui| {
+                            ui.add(egui::Label::new(RichText::new(&text).monospace()).extend());
+                        });
                     if ui.button("Close").clicked() {
                         self.modal = None;
                     }
