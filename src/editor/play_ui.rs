@@ -2,7 +2,7 @@
 //! and the balance panel.
 
 use egui::{
-    Align2, Button, Color32, CornerRadius, FontId, PointerButton, RichText, Role, ScrollArea, Sense, Stroke,
+    Button, Color32, CornerRadius, FontId, PointerButton, RichText, Role, ScrollArea, Sense, Stroke,
     StrokeKind, Ui, WidgetInfo,
 };
 use egui_plot::{Bar, BarChart, Line, Plot};
@@ -273,14 +273,22 @@ impl EditorApp {
             }
         }
         if let Some(outcome) = state.outcome() {
-            let banner = layout.rect.center();
-            painter.text(
-                banner,
-                Align2::CENTER_CENTER,
+            // White on a dark plate with the winner's colour as its edge:
+            // readable over walls, floor and crates alike.
+            let galley = painter.layout_no_wrap(
                 announce(outcome),
                 FontId::proportional(layout.cell * 0.45),
-                Color32::BLACK,
+                Color32::WHITE,
             );
+            let plate =
+                egui::Rect::from_center_size(layout.rect.center(), galley.size() + egui::vec2(32.0, 20.0));
+            let edge = match outcome {
+                Outcome::Win { winner, .. } => player_color(winner),
+                Outcome::Draw => Color32::GRAY,
+            };
+            painter.rect_filled(plate, CornerRadius::same(8), Color32::from_black_alpha(215));
+            painter.rect_stroke(plate, CornerRadius::same(8), Stroke::new(3.0, edge), StrokeKind::Inside);
+            painter.galley(plate.center() - galley.size() / 2.0, galley, Color32::WHITE);
         }
         // A click is an action; one that is not legal says why.
         let clicked = ui.input(|i| i.pointer.button_pressed(PointerButton::Primary));
@@ -765,7 +773,10 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
             pct(first.high),
             100.0 * report.first_player_advantage,
             report.balance
-        ));
+        ))
+        .on_hover_text(
+            "Advantage: the first player's share of wins minus the second's, in points of 100. Balance: 1 minus that difference as a fraction (1 is even, 0 is one-sided); draws and stalls count for neither.",
+        );
     }
     let mut verdicts = Vec::new();
     if report.verdicts.unbalanced {

@@ -287,18 +287,27 @@ impl EditorApp {
                 }
             }
             ui.separator();
-            egui::ComboBox::new("stage", "Crate stage").selected_text(self.stage.name()).show_ui(ui, |ui| {
-                for stage in Stage::ALL {
-                    let shortcut = Command::SetStage(stage)
-                        .shortcut()
-                        .map(|s| ui.ctx().format_shortcut(&s))
-                        .unwrap_or_default();
-                    if ui.selectable_label(self.stage == stage, format!("{stage} ({shortcut})")).clicked() {
-                        self.command(Command::SetStage(stage));
+            // Labels before their boxes, in the text colour of the buttons
+            // beside them: the default label colour reads as disabled there.
+            let strong = ui.visuals().strong_text_color();
+            let label = ui.label(RichText::new("Crate stage").color(strong));
+            egui::ComboBox::from_id_salt("stage")
+                .selected_text(self.stage.name())
+                .show_ui(ui, |ui| {
+                    for stage in Stage::ALL {
+                        let shortcut = Command::SetStage(stage)
+                            .shortcut()
+                            .map(|s| ui.ctx().format_shortcut(&s))
+                            .unwrap_or_default();
+                        if ui.selectable_label(self.stage == stage, format!("{stage} ({shortcut})")).clicked() {
+                            self.command(Command::SetStage(stage));
+                        }
                     }
-                }
-            });
-            egui::ComboBox::new("mirror", "Mirror")
+                })
+                .response
+                .labelled_by(label.id);
+            let label = ui.label(RichText::new("Mirror").color(strong));
+            egui::ComboBox::from_id_salt("mirror")
                 .selected_text(self.prefs.mirror.label())
                 .show_ui(ui, |ui| {
                     for mirror in Mirror::ALL {
@@ -308,6 +317,7 @@ impl EditorApp {
                     }
                 })
                 .response
+                .labelled_by(label.id)
                 .on_hover_text("Mirror painting (M cycles)");
             ui.separator();
             for overlay in Overlay::ALL {
