@@ -1410,3 +1410,23 @@ fn moving_a_start_square_says_that_its_goal_rank_moves_too() {
     ed.click_cell(c("d1"), PointerButton::Primary);
     assert!(!ed.app().status.contains("goal rank moved"), "{}", ed.app().status);
 }
+
+/// Who plays each side is kept from level to level of a pack, with the
+/// balance panel's choices.
+#[test]
+fn seats_and_check_choices_are_kept_across_levels() {
+    let mut ed = editor();
+    ed.select_level("open");
+    ed.key(Modifiers::NONE, Key::F5);
+    {
+        let sandbox = ed.harness.state_mut().sandbox.as_mut().unwrap();
+        sandbox.seats = ByPlayer::new(Seat::Human, Seat::Computer(3));
+        sandbox.balance_choice = 2;
+    }
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.select_level("arena");
+    ed.key(Modifiers::NONE, Key::F5);
+    assert_eq!(sandbox(&ed).level.id, "arena");
+    assert_eq!(sandbox(&ed).seats, ByPlayer::new(Seat::Human, Seat::Computer(3)));
+    assert_eq!(sandbox(&ed).balance_choice, 2);
+}

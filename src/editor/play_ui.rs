@@ -32,7 +32,19 @@ impl EditorApp {
         let same_game = self.sandbox.as_ref().is_some_and(|s| s.level.id == level.id);
         if !same_game {
             match Sandbox::new(&level, self.doc.pack.rules) {
-                Ok(sandbox) => self.sandbox = Some(sandbox),
+                Ok(mut sandbox) => {
+                    // Who plays, and how the panel checks balance, are the
+                    // designer's choices for the pack, not for one level.
+                    if let Some(old) = &self.sandbox {
+                        sandbox.seats = old.seats;
+                        sandbox.balance_choice = old.balance_choice;
+                        sandbox.balance_games = old.balance_games;
+                        sandbox.balance_fixed = old.balance_fixed;
+                        sandbox.speed = old.speed;
+                        sandbox.animate = old.animate;
+                    }
+                    self.sandbox = Some(sandbox);
+                }
                 Err(why) => {
                     self.say(format!("This level cannot be played: {why}."));
                     return;
