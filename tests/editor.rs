@@ -1430,3 +1430,33 @@ fn seats_and_check_choices_are_kept_across_levels() {
     assert_eq!(sandbox(&ed).seats, ByPlayer::new(Seat::Human, Seat::Computer(3)));
     assert_eq!(sandbox(&ed).balance_choice, 2);
 }
+
+/// Four walls around the flag are one cut: one finding, which names the
+/// four walls and what they shut in, and crosses out those walls only,
+/// not the other walls of the board.
+#[test]
+fn walls_around_the_flag_are_one_finding_naming_them() {
+    let mut ed = editor();
+    ed.select_level("pillars");
+    let ring = [c("e4"), c("d5"), c("f5"), c("e6")];
+    for cell in ring {
+        ed.click_cell(cell, PointerButton::Primary);
+    }
+    let findings = ed.harness.state_mut().current_findings();
+    let cuts: Vec<_> = findings.iter().filter(|f| f.code == "E024").collect();
+    assert_eq!(cuts.len(), 1, "{findings:?}");
+    let cut = cuts[0];
+    assert!(
+        cut.message.contains("the walls e4 d5 f5 e6 shut the flag in on a single cell, e5"),
+        "{}",
+        cut.message
+    );
+    assert!(cut.message.contains("player 2's route from the flag to its goal"), "{}", cut.message);
+    assert!(!cut.message.contains("its end"), "{}", cut.message);
+    assert_eq!(
+        cut.cut,
+        ring.into_iter().collect::<pushcrate::rules::Bitboard>(),
+        "the walls that cut, no others"
+    );
+    assert_eq!(cut.cells, pushcrate::rules::Bitboard::from(c("e5")));
+}

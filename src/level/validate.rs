@@ -124,8 +124,15 @@ fn level_problems(i: usize, level: &Level, out: &mut Vec<Problem>) {
             SetupProblem::CrateOnStart(p, _) | SetupProblem::FlagOnStart(p, _) => !concerns_missing(*p),
             SetupProblem::OffBoard { piece: Piece::Start(p), .. }
             | SetupProblem::OnWall { piece: Piece::Start(p), .. } => !concerns_missing(*p),
-            SetupProblem::RouteWalledOff { route, .. } | SetupProblem::RouteCutByCrates(route) => {
+            SetupProblem::RouteCutByCrates(route) => {
                 missing.is_empty() || !matches!(route, Route::StartToFlag(p) if concerns_missing(*p))
+            }
+            // Kept when it cuts a route other than a stand-in start's.
+            SetupProblem::RouteWalledOff { routes, .. } => {
+                missing.is_empty()
+                    || routes
+                        .iter()
+                        .any(|route| !matches!(route, Route::StartToFlag(p) if concerns_missing(*p)))
             }
             SetupProblem::RuleOutOfRange(..) => false,
             _ => true,
@@ -190,17 +197,9 @@ fn setup_problem(i: usize, level: &Level, problem: SetupProblem) -> Problem {
         SetupProblem::RuleOutOfRange(option, _) => {
             Problem::new(Code::RuleRange, Field::Rule(option), message)
         }
-        SetupProblem::RouteWalledOff { route, region } => {
-            let key = match route {
-                Route::StartToFlag(p) => start_key(p),
-                Route::FlagToGoal(p) => goals_key(p),
-            };
-            let field = if level.goals[route.player()].is_none() && matches!(route, Route::FlagToGoal(_)) {
-                Field::LevelKey(i, "map")
-            } else {
-                Field::LevelKey(i, key)
-            };
-            Problem::new(Code::RouteWalledOff, field, message).with_cells(region)
+        SetupProblem::RouteWalledOff { region, .. } => {
+            // The walls that cut are in the map: the problem points there.
+            Problem::new(Code::RouteWalledOff, Field::LevelKey(i, "map"), message).with_cells(region)
         }
         SetupProblem::RouteCutByCrates(_) => {
             Problem::new(Code::RouteCutByCrates, Field::LevelKey(i, "crates"), message)

@@ -95,17 +95,32 @@ pub enum SetupProblem {
     FlagOnStart(Player, Cell),
     /// A rule option is out of its range.
     RuleOutOfRange(RuleOption, String),
-    /// Walls alone cut a route: the level cannot be won by the flag.
+    /// Walls alone cut one or more routes: the level cannot be won by the
+    /// flag. One set of walls that parts the board is one problem, however
+    /// many routes it cuts.
     RouteWalledOff {
-        /// The route that cannot hold.
-        route: Route,
-        /// The walled-in region on the route's first end (the start square's
-        /// region, or the flag's for a goal route).
+        /// The routes the cut severs, in [`Route::ALL`]'s order.
+        routes: Vec<Route>,
+        /// The side shut in: the smaller of the two regions the cut parts.
         region: Bitboard,
+        /// The walls of the cut: those beside both sides.
+        cut: Bitboard,
+        /// What the side shut in holds, in words: "the flag", "player 1's
+        /// start square".
+        holds: String,
     },
     /// Initial crates cut a route that walls alone leave open. Valid, with a
     /// warning: the path rule protects only routes that hold.
     RouteCutByCrates(Route),
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_words(words: &[String]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 impl SetupProblem {
@@ -131,10 +146,20 @@ impl fmt::Display for SetupProblem {
             SetupProblem::EmptyGoals(p) => write!(f, "{p}'s goal set is empty"),
             SetupProblem::FlagOnStart(p, cell) => write!(f, "the flag starts on {p}'s start square {cell}"),
             SetupProblem::RuleOutOfRange(_, message) => f.write_str(message),
-            SetupProblem::RouteWalledOff { route, region } => match region.count() {
-                1 => write!(f, "walls cut {route}: its end is shut in on a single cell"),
-                n => write!(f, "walls cut {route}: its end is shut in a region of {n} cells"),
-            },
+            SetupProblem::RouteWalledOff { routes, region, cut, holds } => {
+                let walls: Vec<String> = cut.iter().map(|c| c.to_string()).collect();
+                let routes: Vec<String> = routes.iter().map(ToString::to_string).collect();
+                let place = match (region.count(), region.first()) {
+                    (1, Some(cell)) => format!("on a single cell, {cell}"),
+                    (n, _) => format!("in a region of {n} cells"),
+                };
+                write!(
+                    f,
+                    "the walls {} shut {holds} in {place}: they cut {}",
+                    walls.join(" "),
+                    join_words(&routes)
+                )
+            }
             SetupProblem::RouteCutByCrates(route) => {
                 write!(f, "initial crates cut {route}; the path rule will not protect it until they break")
             }
@@ -231,18 +256,55 @@ impl Setup {
         let ends = self.route_ends();
         let by_walls = ends.holding(floor);
         let with_crates = ends.holding(floor - self.all_crates());
+        let mut walled: Vec<SetupProblem> = Vec::new();
         for route in Route::ALL {
             if !by_walls.has(route) {
-                let first_end = match route {
-                    Route::StartToFlag(p) => self.starts[p],
-                    Route::FlagToGoal(_) => self.flag,
+                let (from, to) = match route {
+                    Route::StartToFlag(p) => (Bitboard::from(self.starts[p]), Bitboard::from(self.flag)),
+                    Route::FlagToGoal(p) => (Bitboard::from(self.flag), self.goals[p]),
                 };
-                let region = Bitboard::fill(first_end.into(), floor);
-                out.push(SetupProblem::RouteWalledOff { route, region });
+                let near = Bitboard::fill(from, floor);
+                let far = Bitboard::fill(to & floor, floor);
+                let cut = Bitboard(near.dilate().0 & far.dilate().0 & self.walls.0 & self.board().0);
+                let region = if far.count() < near.count() && far.any() { far } else { near };
+                // The same walls parting the same regions: one problem.
+                let same = walled.iter_mut().find(|w| {
+                    matches!(w, SetupProblem::RouteWalledOff { cut: c, region: r, .. } if *c == cut && *r == region)
+                });
+                match same {
+                    Some(SetupProblem::RouteWalledOff { routes, .. }) => routes.push(route),
+                    _ => walled.push(SetupProblem::RouteWalledOff {
+                        routes: vec![route],
+                        region,
+                        cut,
+                        holds: self.what_is_in(region),
+                    }),
+                }
             } else if !with_crates.has(route) {
                 out.push(SetupProblem::RouteCutByCrates(route));
             }
         }
+        out.extend(walled);
         out
+    }
+
+    /// What `region` holds of the route ends, in words, for a message
+    /// about the region being shut in.
+    fn what_is_in(&self, region: Bitboard) -> String {
+        let mut things = Vec::new();
+        if region.has(self.flag) {
+            things.push("the flag".to_owned());
+        }
+        for p in Player::BOTH {
+            if region.has(self.starts[p]) {
+                things.push(format!("{p}'s start square"));
+            }
+        }
+        for p in Player::BOTH {
+            if Bitboard(region.0 & self.goals[p].0).any() && !region.has(self.starts[p]) {
+                things.push(format!("{p}'s goal cells"));
+            }
+        }
+        if things.is_empty() { "a part of the board".to_owned() } else { join_words(&things) }
     }
 }

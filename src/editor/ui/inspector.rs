@@ -68,7 +68,10 @@ impl EditorApp {
         let Some(level) = self.doc.level().cloned() else { return Vec::new() };
         let index = self.doc.current;
         let walls = level.walls & level.board();
-        let cut_of = |region: Bitboard| region.dilate() & walls;
+        // The walls of a cut: beside the region shut in and beside the floor
+        // outside it, not every wall that touches the region.
+        let outside = |region: Bitboard| Bitboard(level.floor().0 & !region.0);
+        let cut_of = |region: Bitboard| region.dilate() & walls & outside(region).dilate();
         let mut out: Vec<ShownFinding> = self
             .pack_problems()
             .iter()
