@@ -827,6 +827,12 @@ fn without_file_dialogs_the_path_is_typed_in() {
     let Some(Modal::AskPath { task, path: suggested }) = harness.state().modal.clone() else {
         panic!("no path field");
     };
+    assert!(
+        harness
+            .query_by_label_contains("No file dialog can be shown here (this desktop offers no file dialog)")
+            .is_some(),
+        "the field says why it is asked"
+    );
     assert!(suggested.ends_with("push-crate-classics.toml"), "{suggested}");
     assert!(std::path::Path::new(&suggested).is_absolute(), "a full path is suggested: {suggested}");
     let path = dir.path().join("typed.toml");

@@ -915,6 +915,12 @@ impl EditorApp {
         }
     }
 
+    /// Why no file dialog can be shown, for the field that asks instead.
+    #[must_use]
+    pub fn dialogs_unavailable_because(&self) -> &'static str {
+        self.dialogs.unavailable_because()
+    }
+
     /// A file to open for `task`, from the dialog; or, where no dialog can
     /// be shown, `None` now and a field to type the path in.
     pub(super) fn pick_open(&mut self, task: FileTask) -> Option<PathBuf> {

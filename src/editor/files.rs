@@ -19,6 +19,11 @@ pub trait FileDialogs {
     fn available(&self) -> bool {
         true
     }
+    /// Why dialogs cannot be shown, for the field that asks for the path
+    /// instead.
+    fn unavailable_because(&self) -> &'static str {
+        "this desktop offers no file dialog"
+    }
     /// A pack file to open, or `None` when cancelled.
     fn open(&mut self) -> Option<PathBuf>;
     /// Where to save, suggesting `name`, or `None` when cancelled.
@@ -35,6 +40,10 @@ impl FileDialogs for NativeDialogs {
     fn available(&self) -> bool {
         !cfg!(target_os = "linux")
             || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty())
+    }
+
+    fn unavailable_because(&self) -> &'static str {
+        "the desktop's file dialogs come through its portal on the session bus, and DBUS_SESSION_BUS_ADDRESS names none"
     }
 
     fn open(&mut self) -> Option<PathBuf> {

@@ -121,7 +121,10 @@ impl EditorApp {
                 }
                 Modal::AskPath { task, mut path } => {
                     ui.heading(task.title());
-                    ui.label("No file dialog can be shown here: type the file's path.");
+                    ui.label(format!(
+                        "No file dialog can be shown here ({}): type the file's path.",
+                        self.dialogs_unavailable_because()
+                    ));
                     let label = ui.label("Path");
                     let field = ui
                         .add(egui::TextEdit::singleline(&mut path).desired_width(460.0))
