@@ -255,20 +255,29 @@ impl Proposal {
     }
 
     /// The verdict in a few words, against the level's own score `before`:
-    /// "balanced: 52% [45–59]", "closer: 58% [49–66]" (not balanced, but
-    /// nearer 50%), "not balanced: 71% [60–80]", or "quick games: 61%
+    /// "balanced: 52% [45–59]"; "closer: 58% [49–66]" (not balanced, but
+    /// nearer 50%), "closer, player 2 still ahead: 30% [22–38]" where the
+    /// check calls it unbalanced; "not balanced: 71% [60–80]" or "not
+    /// balanced, player 1 ahead: …"; "decided: …"; or "quick games: 61%
     /// [44–76]" for one not confirmed.
     #[must_use]
     pub fn verdict(&self, before: Rate) -> String {
         let s = self.score();
         let pct = |x: f64| format!("{:.0}", 100.0 * x);
         let interval = format!("{}% [{}–{}]", pct(s.rate), pct(s.low), pct(s.high));
+        let closer = (s.rate - 0.5).abs() < (before.rate - 0.5).abs();
         match &self.check {
             Some(_) if self.is_balanced() => format!("balanced: {interval}"),
             Some(check) if check.verdict == BalanceVerdict::Decided => {
                 "decided: the solver proves a forced win".into()
             }
-            Some(_) if (s.rate - 0.5).abs() < (before.rate - 0.5).abs() => format!("closer: {interval}"),
+            Some(BalanceCheck { verdict: BalanceVerdict::Unbalanced, favoured: Some(p), .. }) if closer => {
+                format!("closer, player {p} still ahead: {interval}")
+            }
+            Some(BalanceCheck { verdict: BalanceVerdict::Unbalanced, favoured: Some(p), .. }) => {
+                format!("not balanced, player {p} ahead: {interval}")
+            }
+            Some(_) if closer => format!("closer: {interval}"),
             Some(_) => format!("not balanced: {interval}"),
             None => format!("quick games: {interval}"),
         }
