@@ -286,39 +286,46 @@ impl EditorApp {
                     self.command(Command::SetTool(tool));
                 }
             }
-            ui.separator();
+            // The painting options and the overlays on a row of their own,
+            // below the tools, whatever the window's width.
+            ui.end_row();
             // Labels before their boxes, in the text colour of the buttons
-            // beside them: the default label colour reads as disabled there.
+            // beside them (the default label colour reads as disabled
+            // there), each pair kept together when the toolbar wraps.
             let strong = ui.visuals().strong_text_color();
-            let label = ui.label(RichText::new("Crate stage").color(strong));
-            egui::ComboBox::from_id_salt("stage")
-                .selected_text(self.stage.name())
-                .show_ui(ui, |ui| {
-                    for stage in Stage::ALL {
-                        let shortcut = Command::SetStage(stage)
-                            .shortcut()
-                            .map(|s| ui.ctx().format_shortcut(&s))
-                            .unwrap_or_default();
-                        if ui.selectable_label(self.stage == stage, format!("{stage} ({shortcut})")).clicked() {
-                            self.command(Command::SetStage(stage));
+            ui.horizontal(|ui| {
+                let label = ui.label(RichText::new("Crate stage").color(strong));
+                egui::ComboBox::from_id_salt("stage")
+                    .selected_text(self.stage.name())
+                    .show_ui(ui, |ui| {
+                        for stage in Stage::ALL {
+                            let shortcut = Command::SetStage(stage)
+                                .shortcut()
+                                .map(|s| ui.ctx().format_shortcut(&s))
+                                .unwrap_or_default();
+                            if ui.selectable_label(self.stage == stage, format!("{stage} ({shortcut})")).clicked() {
+                                self.command(Command::SetStage(stage));
+                            }
                         }
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            let label = ui.label(RichText::new("Mirror").color(strong));
-            egui::ComboBox::from_id_salt("mirror")
-                .selected_text(self.prefs.mirror.label())
-                .show_ui(ui, |ui| {
-                    for mirror in Mirror::ALL {
-                        if ui.selectable_label(self.prefs.mirror == mirror, mirror.label()).clicked() {
-                            self.command(Command::SetMirror(mirror));
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label(RichText::new("Mirror").color(strong));
+                egui::ComboBox::from_id_salt("mirror")
+                    .selected_text(self.prefs.mirror.label())
+                    .show_ui(ui, |ui| {
+                        for mirror in Mirror::ALL {
+                            if ui.selectable_label(self.prefs.mirror == mirror, mirror.label()).clicked() {
+                                self.command(Command::SetMirror(mirror));
+                            }
                         }
-                    }
-                })
-                .response
-                .labelled_by(label.id)
-                .on_hover_text("Mirror painting (M cycles)");
+                    })
+                    .response
+                    .labelled_by(label.id)
+                    .on_hover_text("Mirror painting (M cycles)");
+            });
             ui.separator();
             for overlay in Overlay::ALL {
                 let shortcut = ui.ctx().format_shortcut(&overlay.shortcut());
