@@ -149,6 +149,12 @@ mod schema_types {
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Push Crate level pack")]
 struct RawPack {
+    /// The JSON Schema the file names for its editor or validator (this
+    /// format's is `pushcrate schema`); readers ignore it.
+    #[serde(rename = "$schema")]
+    #[allow(dead_code)]
+    #[schemars(with = "Option<String>")]
+    schema: Option<Spanned<String>>,
     /// The format version; this schema describes version 1.
     #[allow(dead_code)]
     #[schemars(with = "i64", range(min = 1, max = 1))]
