@@ -309,21 +309,37 @@ fn a_closed_pipe_ends_the_run_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// Runs pushcrate with `args` (and `more`), sends it `signal` after
+/// `wait_ms`, and returns what it printed and how it ended.
 #[cfg(unix)]
-#[test]
-fn ctrl_c_ends_a_long_self_play_with_a_partial_report_and_exit_130() {
-    let bin = assert_cmd::cargo::cargo_bin("pushcrate");
-    let child = std::process::Command::new(bin)
-        .args(["selfplay", "@default", "--level", "open", "--games", "2", "--agents", "mcts:10000000,greedy"])
+fn signalled(args: &[&str], more: &[&std::ffi::OsStr], signal: &str, wait_ms: u64) -> std::process::Output {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pushcrate"))
+        .args(args)
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Long enough for the handler to be in place; the search takes minutes.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let output = child.wait_with_output().unwrap();
+    // Long enough for the handler to be in place; the work takes longer.
+    std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+    let sent = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_long_self_play_with_a_partial_report_and_exit_130() {
+    let output = signalled(
+        &["selfplay", "@default", "--level", "open", "--games", "2", "--agents", "mcts:10000000,greedy"],
+        &[],
+        "INT",
+        1500,
+    );
     assert_eq!(output.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&output.stderr).contains("partial"));
     // No game finished: the report says so and shows no made-up numbers.
@@ -353,26 +369,11 @@ fn names_in(dir: &std::path::Path) -> Vec<String> {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_killed_generate_leaves_its_output_intact_and_nothing_beside_it() {
-    let bin = assert_cmd::cargo::cargo_bin("pushcrate");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("X.toml");
     std::fs::write(&out, "old\n").unwrap();
     for signal in ["TERM", "INT", "KILL"] {
-        let child = std::process::Command::new(&bin)
-            .args(["generate", "--count", "10000", "--out"])
-            .arg(&out)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(1000));
-        let killed = std::process::Command::new("kill")
-            .arg(format!("-{signal}"))
-            .arg(child.id().to_string())
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let output = child.wait_with_output().unwrap();
+        let output = signalled(&["generate", "--count", "10000", "--out"], &[out.as_os_str()], signal, 1000);
         if signal != "KILL" {
             assert_eq!(
                 output.status.code(),
@@ -626,7 +627,11 @@ fn out_to_an_open_descriptor_writes_into_it() {
         "echo kept > log3.txt; exec 3>>log3.txt; \"$P\" schema --out /dev/fd/3; \"$P\" schema --out /proc/self/fd/3",
     );
     let log = std::fs::read_to_string(dir.path().join("log3.txt")).unwrap();
-    assert!(log.starts_with("kept\n{") && log.matches("\"$schema\"").count() == 2, "{}", log.len());
+    assert!(
+        log.starts_with("kept\n{") && log.matches("\"$schema\": \"https://json-schema.org").count() == 2,
+        "{}",
+        log.len()
+    );
     let codes = run(
         "\"$P\" generate --count 300 --out /dev/stdout 2>/dev/null | head -c1 >/dev/null; echo ${PIPESTATUS[0]}",
     );
@@ -723,17 +728,7 @@ fn perft_and_analyze_stop_on_ctrl_c_and_say_so() {
         (vec!["perft", "@default", "--level", "arena", "--depth", "9", "--divide"], false),
         (vec!["analyze", "@default", "--budget", "100000000", "--depth", "200"], true),
     ] {
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pushcrate"))
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        let sent =
-            std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-        assert!(sent.success());
-        let out = child.wait_with_output().unwrap();
+        let out = signalled(&args, &[], "INT", 1500);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(130), "{args:?}: {stderr}");
         assert!(stderr.contains("interrupted"), "{args:?}: {stderr}");
