@@ -24,6 +24,52 @@ struct VersionProbe {
     format: Option<Spanned<toml::Value>>,
 }
 
+/// An integer as the schema means one: a whole number, written `2` or
+/// `2.0` (JSON Schema counts `2.0` an integer, and JSON writers may write it
+/// so); `2.5` is refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Whole(i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Whole, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Whole;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Whole, E> {
+                Ok(Whole(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Whole, E> {
+                i64::try_from(v)
+                    .map(Whole)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Whole, E> {
+                // Within ±2^53 every whole float is exactly an integer.
+                if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_992.0 {
+                    #[allow(clippy::cast_possible_truncation)]
+                    Ok(Whole(v as i64))
+                } else {
+                    Err(E::invalid_type(serde::de::Unexpected::Float(v), &self))
+                }
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// The version a `format` value names, if it is a whole number.
+fn version_of(value: &toml::Value) -> Option<i64> {
+    match value {
+        toml::Value::Integer(n) => Some(*n),
+        #[allow(clippy::cast_possible_truncation)]
+        toml::Value::Float(x) if x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0 => Some(*x as i64),
+        _ => None,
+    }
+}
+
 /// Types that only describe values for the JSON Schema: the reader parses
 /// these strings itself, with exact positions for errors.
 mod schema_types {
@@ -158,7 +204,7 @@ struct RawPack {
     /// The format version; this schema describes version 1.
     #[allow(dead_code)]
     #[schemars(with = "i64", range(min = 1, max = 1))]
-    format: Spanned<i64>,
+    format: Spanned<Whole>,
     /// The pack's name.
     #[schemars(with = "String", length(max = 200))]
     name: Spanned<String>,
@@ -183,19 +229,19 @@ struct RawPack {
 struct RawRules {
     /// Destroyed crates that win (default 5).
     #[schemars(with = "Option<i64>", range(min = 1, max = 50))]
-    crates_to_win: Option<Spanned<i64>>,
+    crates_to_win: Option<Spanned<Whole>>,
     /// Crates each player may place in a game (default 6).
     #[schemars(with = "Option<i64>", range(min = 0, max = 60))]
-    crate_placements: Option<Spanned<i64>>,
+    crate_placements: Option<Spanned<Whole>>,
     /// Extra actions for picking up the flag (default 2).
     #[schemars(with = "Option<i64>", range(min = 0, max = 8))]
-    flag_bonus_actions: Option<Spanned<i64>>,
+    flag_bonus_actions: Option<Spanned<Whole>>,
     /// Actions before a draw may be offered (default 50).
     #[schemars(with = "Option<i64>", range(min = 0, max = 10000))]
-    draw_offer_after: Option<Spanned<i64>>,
+    draw_offer_after: Option<Spanned<Whole>>,
     /// Actions between one player's draw offers (default 20).
     #[schemars(with = "Option<i64>", range(min = 0, max = 10000))]
-    draw_reoffer_gap: Option<Spanned<i64>>,
+    draw_reoffer_gap: Option<Spanned<Whole>>,
     /// Which jumps are allowed (default diagonal).
     #[schemars(with = "Option<schema_types::Jump>")]
     jump: Option<Spanned<String>>,
@@ -230,7 +276,7 @@ struct RawLevel {
     map: Option<Spanned<String>>,
     /// Who moves first (default 1).
     #[schemars(with = "Option<i64>", range(min = 1, max = 2))]
-    first: Option<Spanned<i64>>,
+    first: Option<Spanned<Whole>>,
     /// The flag's starting cell (default the centre).
     #[schemars(with = "Option<schema_types::CellName>")]
     flag: Option<Spanned<String>>,
@@ -431,7 +477,7 @@ pub fn parse_pack(text: &str) -> Parsed {
         }
         Some(v) => {
             let span = v.span();
-            if v.get_ref().as_integer() != Some(FORMAT_VERSION) {
+            if version_of(v.get_ref()) != Some(FORMAT_VERSION) {
                 return fatal(
                     Problem::new(
                         Code::Version,
@@ -517,7 +563,7 @@ impl Reader<'_> {
         for (option, value) in numbers {
             let Some(value) = value else { continue };
             self.map.spans.insert(Field::Rule(option), value.span());
-            if let Err(message) = rules.set_number(option, *value.get_ref()) {
+            if let Err(message) = rules.set_number(option, value.get_ref().0) {
                 self.problem(Code::RuleRange, Field::Rule(option), value.span(), message);
             }
         }
@@ -598,13 +644,13 @@ impl Reader<'_> {
         }
         if let Some(first) = first {
             self.map.spans.insert(Field::LevelKey(i, "first"), first.span());
-            match Player::from_number(*first.get_ref()) {
+            match Player::from_number(first.get_ref().0) {
                 Some(p) => level.first = p,
                 None => self.problem(
                     Code::FirstPlayer,
                     Field::LevelKey(i, "first"),
                     first.span(),
-                    format!("`first` must be 1 or 2, not {}", first.get_ref()),
+                    format!("`first` must be 1 or 2, not {}", first.get_ref().0),
                 ),
             }
         }
