@@ -337,6 +337,14 @@ pub fn pack_schema() -> serde_json::Value {
         // `level` reads as empty when left out, then fails as E007.
         required.push("level".into());
     }
+    // Readers ignore `derived`, whatever it holds, so the schema does not
+    // constrain it either; the layout export writes stays in `$defs` for
+    // clients that read it.
+    if let Some(derived) = schema.pointer_mut("/$defs/Level/properties/derived") {
+        *derived = serde_json::json!({
+            "description": "Derived figures for clients, as `pushcrate export --with-analysis` writes them (their layout is `#/$defs/Derived`). Readers ignore this key whatever it holds, and so does this schema."
+        });
+    }
     if let Some(object) = schema.as_object_mut() {
         object.insert("$id".into(), "https://pushcrate.invalid/schemas/pack-1.json".into());
     }
