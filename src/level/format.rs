@@ -337,6 +337,7 @@ pub fn pack_schema() -> serde_json::Value {
         // `level` reads as empty when left out, then fails as E007.
         required.push("level".into());
     }
+    no_final_newline(&mut schema);
     // Readers ignore `derived`, whatever it holds, so the schema does not
     // constrain it either; the layout export writes stays in `$defs` for
     // clients that read it.
@@ -349,6 +350,28 @@ pub fn pack_schema() -> serde_json::Value {
         object.insert("$id".into(), "https://pushcrate.invalid/schemas/pack-1.json".into());
     }
     schema
+}
+
+/// Refuses a final newline wherever a pattern describes a one-line string:
+/// `$` in Python's `re` (so in the `jsonschema` package) also matches before
+/// a final `\n`, where ECMA-262 (ajv), Rust's `regex` (taplo) and the reader
+/// refuse it. A pattern of its own that finds a newline, under `not`, makes
+/// all of them agree.
+fn no_final_newline(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(object) => {
+            let one_line = object
+                .get("pattern")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|p| !p.contains("\\n") && !p.contains('\n'));
+            if one_line && !object.contains_key("not") {
+                object.insert("not".into(), serde_json::json!({ "pattern": "\n" }));
+            }
+            object.values_mut().for_each(no_final_newline);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(no_final_newline),
+        _ => {}
+    }
 }
 
 /// Makes a generated schema say exactly what the reader accepts: no `null`
