@@ -4,6 +4,7 @@ validator (Python's tomllib and jsonschema), as client authors would.
 
 Usage: validate_packs.py FILE...   (.toml or .json)
 """
+import datetime
 import json
 import pathlib
 import sys
@@ -21,10 +22,31 @@ derived_validator = jsonschema.Draft202012Validator(
     {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/Derived"}
 )
 
+
+
+def load(path):
+    """A pack as the schema sees it: JSON as it is, TOML with its dates and
+    times as strings (the JSON form of a TOML document, as taplo and the
+    reader see them)."""
+    if path.suffix == ".json":
+        return json.loads(path.read_text())
+
+    def as_json(value):
+        if isinstance(value, (datetime.date, datetime.time)):
+            return value.isoformat()
+        if isinstance(value, dict):
+            return {k: as_json(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [as_json(v) for v in value]
+        return value
+
+    return as_json(tomllib.loads(path.read_text()))
+
+
 failed = 0
 for name in sys.argv[1:]:
     path = pathlib.Path(name)
-    data = json.loads(path.read_text()) if path.suffix == ".json" else tomllib.loads(path.read_text())
+    data = load(path)
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.path))
     for level in data.get("level", []):
         if isinstance(level, dict) and "derived" in level:
@@ -37,12 +59,12 @@ for name in sys.argv[1:]:
 # Packs the schema must refuse (as `pushcrate check` does), and packs it
 # must accept.
 for path in sorted((ROOT / "tests" / "data" / "schema-reject").iterdir()):
-    data = json.loads(path.read_text()) if path.suffix == ".json" else tomllib.loads(path.read_text())
+    data = load(path)
     if not list(validator.iter_errors(data)):
         print(f"{path}: the schema accepted a pack it must refuse")
         failed += 1
 for path in sorted((ROOT / "tests" / "data" / "schema-accept").iterdir()):
-    data = json.loads(path.read_text()) if path.suffix == ".json" else tomllib.loads(path.read_text())
+    data = load(path)
     if list(validator.iter_errors(data)):
         print(f"{path}: the schema refused a pack it must accept")
         failed += 1

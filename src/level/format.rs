@@ -60,6 +60,32 @@ impl<'de> Deserialize<'de> for Whole {
     }
 }
 
+/// Free text as the schema means it: a string, or a TOML date or time
+/// (`name = 1979-05-27`), read as the text TOML writes for it, as
+/// validators that see TOML through JSON (taplo) read it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Text(String);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
+        use serde::de::{Error as _, Unexpected};
+        match toml::Value::deserialize(deserializer)? {
+            toml::Value::String(text) => Ok(Text(text)),
+            toml::Value::Datetime(when) => Ok(Text(when.to_string())),
+            other => {
+                let unexpected = match &other {
+                    toml::Value::Integer(n) => Unexpected::Signed(*n),
+                    toml::Value::Float(x) => Unexpected::Float(*x),
+                    toml::Value::Boolean(b) => Unexpected::Bool(*b),
+                    toml::Value::Array(_) => Unexpected::Seq,
+                    _ => Unexpected::Map,
+                };
+                Err(D::Error::invalid_type(unexpected, &"a string"))
+            }
+        }
+    }
+}
+
 /// The version a `format` value names, if it is a whole number.
 fn version_of(value: &toml::Value) -> Option<i64> {
     match value {
@@ -207,13 +233,13 @@ struct RawPack {
     format: Spanned<Whole>,
     /// The pack's name.
     #[schemars(with = "String", length(max = 200))]
-    name: Spanned<String>,
+    name: Spanned<Text>,
     /// Who made the pack.
     #[schemars(with = "Option<String>")]
-    author: Option<Spanned<String>>,
+    author: Option<Spanned<Text>>,
     /// What the pack is for.
     #[schemars(with = "Option<String>")]
-    description: Option<Spanned<String>>,
+    description: Option<Spanned<Text>>,
     /// Rule options for every level; missing keys take their defaults.
     rules: Option<RawRules>,
     /// The levels, in order.
@@ -257,13 +283,13 @@ struct RawLevel {
     id: Spanned<String>,
     /// A display name (may be empty).
     #[schemars(with = "String", length(max = 200))]
-    name: Spanned<String>,
+    name: Spanned<Text>,
     /// Who made the level.
     #[schemars(with = "Option<String>", length(max = 200))]
-    author: Option<Spanned<String>>,
+    author: Option<Spanned<Text>>,
     /// Notes for designers.
     #[schemars(with = "Option<String>", length(max = 10000))]
-    notes: Option<Spanned<String>>,
+    notes: Option<Spanned<Text>>,
     /// Free tags.
     #[serde(default)]
     #[schemars(length(max = 32), inner(length(max = 64)))]
@@ -571,10 +597,10 @@ impl Reader<'_> {
     }
 
     fn pack(&mut self, raw: RawPack) -> Pack {
-        let mut pack = Pack::new(raw.name.get_ref().clone());
+        let mut pack = Pack::new(raw.name.get_ref().0.clone());
         self.map.spans.insert(Field::PackKey("name"), raw.name.span());
-        pack.author = raw.author.map(Spanned::into_inner);
-        pack.description = raw.description.map(Spanned::into_inner);
+        pack.author = raw.author.map(|a| a.into_inner().0);
+        pack.description = raw.description.map(|d| d.into_inner().0);
         if let Some(rules) = raw.rules {
             pack.rules = self.rules(rules);
         }
@@ -662,9 +688,9 @@ impl Reader<'_> {
             }
         };
         let mut level = Level::new(id.into_inner(), width, height);
-        level.name = name.into_inner();
-        level.author = author.map(Spanned::into_inner);
-        level.notes = notes.map(Spanned::into_inner);
+        level.name = name.into_inner().0;
+        level.author = author.map(|a| a.into_inner().0);
+        level.notes = notes.map(|n| n.into_inner().0);
         level.tags = tags;
         level.starts = ByPlayer::new(None, None);
         if let Some(map) = map {
