@@ -1466,3 +1466,12 @@ fn walls_around_the_flag_are_one_finding_naming_them() {
     );
     assert_eq!(cut.cells, pushcrate::rules::Bitboard::from(c("e5")));
 }
+
+/// The level list's status marks have a legend under the list.
+#[test]
+fn the_status_marks_have_a_legend() {
+    let ed = editor();
+    for meaning in ["valid", "warnings", "errors"] {
+        assert!(ed.harness.query_by_label(meaning).is_some(), "no legend entry `{meaning}`");
+    }
+}

@@ -63,6 +63,18 @@ impl EditorApp {
                 }
             },
         );
+        // The legend of the status marks.
+        ui.horizontal_wrapped(|ui| {
+            for (color, meaning) in [
+                (Color32::from_rgb(40, 150, 60), "valid"),
+                (severity_color(Severity::Warning), "warnings"),
+                (severity_color(Severity::Error), "errors"),
+            ] {
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), Sense::hover());
+                ui.painter().circle_filled(rect.center(), 4.0, color);
+                ui.small(meaning);
+            }
+        });
         ui.separator();
         egui::CollapsingHeader::new("Pack and rules").default_open(false).show(ui, |ui| self.pack_ui(ui));
     }
