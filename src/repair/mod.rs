@@ -37,6 +37,7 @@ use std::time::Instant;
 
 use crate::ai::Agent;
 use crate::analysis::{AnalysisOptions, LevelReport, Severity, Symmetry, analyze_level};
+use crate::level::edit::Mirror;
 use crate::level::{Level, Pack};
 use crate::rules::{Bitboard, Cell, Player, Rules, Stage};
 use crate::sim::{self, BalanceCheck, BalanceVerdict, Config, Design, Plan, Rate, Report, Tick};
@@ -146,22 +147,21 @@ impl Edit {
         }
     }
 
-    /// The edit under `map` (a board transform), with the players swapped
-    /// when `swap`; `None` where the image does not fit the level.
-    fn mapped(&self, map: &dyn Fn(Cell) -> Option<Cell>, swap: bool) -> Option<Edit> {
+    /// The edit under `mirror` on a `width × height` board (the players
+    /// swapped where the mirror swaps them); `None` where the image does not
+    /// fit the level.
+    fn mirrored(&self, mirror: Mirror, width: u8, height: u8) -> Option<Edit> {
+        let map = |c: Cell| mirror.cell(c, width, height);
+        let player = |p: Player| if mirror.swaps_players() { p.other() } else { p };
         Some(match *self {
             Edit::Wall { cell } => Edit::Wall { cell: map(cell)? },
             Edit::Floor { cell } => Edit::Floor { cell: map(cell)? },
-            Edit::Start { player, from, to } => Edit::Start {
-                player: if swap { player.other() } else { player },
-                from: map(from)?,
-                to: map(to)?,
-            },
-            Edit::Goal { player, from, to } => Edit::Goal {
-                player: if swap { player.other() } else { player },
-                from: map(from)?,
-                to: map(to)?,
-            },
+            Edit::Start { player: p, from, to } => {
+                Edit::Start { player: player(p), from: map(from)?, to: map(to)? }
+            }
+            Edit::Goal { player: p, from, to } => {
+                Edit::Goal { player: player(p), from: map(from)?, to: map(to)? }
+            }
             Edit::Flag { from, to } => Edit::Flag { from: map(from)?, to: map(to)? },
             Edit::AddCrate { cell } => Edit::AddCrate { cell: map(cell)? },
             Edit::RemoveCrate { cell } => Edit::RemoveCrate { cell: map(cell)? },
@@ -318,21 +318,17 @@ pub enum Progress {
     Game,
 }
 
-/// A symmetry to keep: a board transform (of a cell on a board of a width
-/// and height), and whether it swaps the players.
-type Kept = (fn(Cell, u8, u8) -> Option<Cell>, bool);
-
-/// The symmetries repair keeps for `level`.
-fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Kept> {
+/// The symmetries repair keeps for `level`, as the editor's mirrors.
+fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Mirror> {
     let symmetry = Symmetry::of(level);
-    let mut out: Vec<Kept> = Vec::new();
+    let mut out = Vec::new();
     if symmetry.mirror_files {
-        out.push((|c, w, _| Cell::try_new(w - 1 - c.file(), c.rank()), false));
+        out.push(Mirror::LeftRight);
     }
     if keep_symmetry && symmetry.half_turn_swapping_players {
-        out.push((|c, w, h| Cell::try_new(w - 1 - c.file(), h - 1 - c.rank()), true));
+        out.push(Mirror::HalfTurn);
     } else if keep_symmetry && symmetry.mirror_ranks_swapping_players {
-        out.push((|c, _, h| Cell::try_new(c.file(), h - 1 - c.rank()), true));
+        out.push(Mirror::TopBottom);
     }
     out
 }
@@ -340,13 +336,12 @@ fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Kept> {
 /// `edit` with its images under the kept symmetries (closed under
 /// composition for the two that can be kept together), or `None` when
 /// they conflict (the flag moved off a symmetry's fixed cells, say).
-fn orbit(edit: Edit, symmetries: &[Kept], width: u8, height: u8) -> Option<Vec<Edit>> {
+fn orbit(edit: Edit, symmetries: &[Mirror], width: u8, height: u8) -> Option<Vec<Edit>> {
     let mut set: Vec<Edit> = vec![edit];
     let mut i = 0;
     while i < set.len() {
-        for &(transform, swap) in symmetries {
-            let map = |c: Cell| transform(c, width, height);
-            let image = set[i].mapped(&map, swap)?;
+        for &mirror in symmetries {
+            let image = set[i].mirrored(mirror, width, height)?;
             if !set.contains(&image) {
                 set.push(image);
             }
@@ -721,8 +716,7 @@ mod tests {
         let mut moved = level.clone();
         edit.apply(&mut moved);
         assert_eq!(moved.goals.one, Some(Bitboard::from_cell(c("a2"))));
-        let half_turn: Kept = (|c, w, h| Cell::try_new(w - 1 - c.file(), h - 1 - c.rank()), true);
-        let pair = orbit(edit, &[half_turn], 5, 5).unwrap();
+        let pair = orbit(edit, &[Mirror::HalfTurn], 5, 5).unwrap();
         assert!(pair.contains(&Edit::Goal { player: Player::Two, from: c("e5"), to: c("e4") }), "{pair:?}");
     }
 }
