@@ -381,9 +381,9 @@ fn single_edits(level: &Level) -> Vec<Edit> {
     let goals = [Player::One, Player::Two]
         .into_iter()
         .filter(|&p| level.goals[p].is_some())
-        .fold(Bitboard::EMPTY, |b, p| Bitboard(b.0 | level.goal_cells(p).0));
+        .fold(Bitboard::EMPTY, |b, p| b | level.goal_cells(p));
     let crates: Bitboard = level.crates.keys().copied().collect();
-    let taken = Bitboard(starts.0 | goals.0 | crates.0 | flag.map_or(0, |f| Bitboard::from_cell(f).0));
+    let taken = starts | goals | crates | flag.map_or(Bitboard::EMPTY, Bitboard::from_cell);
     let mut out = Vec::new();
     for cell in board.iter() {
         if level.walls.has(cell) {
@@ -392,7 +392,7 @@ fn single_edits(level: &Level) -> Vec<Edit> {
             out.push(Edit::Wall { cell });
         }
     }
-    let free = Bitboard(floor.0 & !taken.0);
+    let free = floor - taken;
     for player in [Player::One, Player::Two] {
         if let Some(from) = level.starts[player] {
             for to in (Bitboard::from_cell(from).dilate() & free).iter() {
@@ -461,6 +461,14 @@ struct Candidate {
     steps: u32,
     level: Level,
     quick: Option<(Rate, u32)>,
+}
+
+impl Candidate {
+    /// How far its quick games put the first player's score from 50%
+    /// (unplayed: as far as can be).
+    fn distance(&self) -> f64 {
+        self.quick.map_or(f64::INFINITY, |(r, _)| (r.rate - 0.5).abs())
+    }
 }
 
 /// The quick check of `level`: the first player's score under expert, at
@@ -601,16 +609,14 @@ pub fn repair(
                 played.push(candidate);
             }
         }
-        let distance = |c: &Candidate| c.quick.map_or(f64::INFINITY, |(r, _)| (r.rate - 0.5).abs());
-        played.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+        played.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
         frontier = played.iter().take(options.beam).cloned().collect();
         by_size.push(played);
     }
     // The best of each size, confirmed by the full check.
     let mut confirm: Vec<Candidate> =
         by_size.iter().flat_map(|played| played.iter().take(options.confirm).cloned()).collect();
-    let distance = |c: &Candidate| c.quick.map_or(f64::INFINITY, |(r, _)| (r.rate - 0.5).abs());
-    confirm.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+    confirm.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
     let total = confirm.len();
     for (i, candidate) in confirm.into_iter().enumerate() {
         if stopped() {

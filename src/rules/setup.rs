@@ -265,7 +265,7 @@ impl Setup {
                 };
                 let near = Bitboard::fill(from, floor);
                 let far = Bitboard::fill(to & floor, floor);
-                let cut = Bitboard(near.dilate().0 & far.dilate().0 & self.walls.0 & self.board().0);
+                let cut = near.dilate() & far.dilate() & self.walls & self.board();
                 let region = if far.count() < near.count() && far.any() { far } else { near };
                 // The same walls parting the same regions: one problem.
                 let same = walled.iter_mut().find(|w| {
@@ -301,7 +301,7 @@ impl Setup {
             }
         }
         for p in Player::BOTH {
-            if Bitboard(region.0 & self.goals[p].0).any() && !region.has(self.starts[p]) {
+            if (region & self.goals[p]).any() && !region.has(self.starts[p]) {
                 things.push(format!("{p}'s goal cells"));
             }
         }

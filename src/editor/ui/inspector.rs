@@ -70,7 +70,7 @@ impl EditorApp {
         let walls = level.walls & level.board();
         // The walls of a cut: beside the region shut in and beside the floor
         // outside it, not every wall that touches the region.
-        let outside = |region: Bitboard| Bitboard(level.floor().0 & !region.0);
+        let outside = |region: Bitboard| level.floor() - region;
         let cut_of = |region: Bitboard| region.dilate() & walls & outside(region).dilate();
         let mut out: Vec<ShownFinding> = self
             .pack_problems()
