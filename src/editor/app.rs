@@ -58,12 +58,6 @@ pub enum Modal {
     },
 }
 
-/// A number no earlier call returned.
-fn fresh_serial() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
 /// What a chosen file is for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FileTask {
@@ -718,7 +712,8 @@ impl EditorApp {
             Some(_) if file.parsed.complete => {}
             _ => {
                 let text = crate::diagnostics::render(&file, false, 0);
-                self.modal = Some(Modal::Problems { file: name, text, shown: fresh_serial() });
+                self.modal =
+                    Some(Modal::Problems { file: name, text, shown: super::document::fresh_revision() });
                 return;
             }
         }

@@ -36,10 +36,11 @@ pub struct Document {
     typing: Option<&'static str>,
 }
 
-/// A revision number no document of this run has had: anything cached by
-/// revision (findings, the recovery file) can never mistake one document,
-/// or one state of it, for another.
-fn fresh_revision() -> u64 {
+/// A number no earlier call of this run returned: a revision no document
+/// has had (so anything cached by revision, findings or the recovery file,
+/// can never mistake one document, or one state of it, for another), or a
+/// dialog's identity.
+pub(super) fn fresh_revision() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
