@@ -12,7 +12,7 @@ use crate::files::{Output, same_file};
 use crate::generate::{GenSymmetry, Options, Style, generate};
 use crate::level::format::{pack_schema, parse_size, write_pack};
 use crate::level::{Level, MAX_FILE_BYTES, MAX_LEVELS, Pack};
-use crate::rules::Rules;
+use crate::rules::{Player, RuleOption, Rules};
 use crate::sim::{self, Report};
 
 /// What `generate` was asked.
@@ -226,11 +226,54 @@ fn export_format(args: &ExportArgs) -> anyhow::Result<ExportFormat> {
 /// The version of the derived table.
 const DERIVED_VERSION: i64 = 1;
 
+/// The level's values with every default applied, so that a client needs
+/// no default table of its own: the board's size, who moves first, the
+/// flag's cell, each player's start and goal cells, and every rule option.
+fn resolved_table(level: &Level, rules: Rules) -> toml_edit::InlineTable {
+    use toml_edit::{Array, InlineTable};
+    let mut t = InlineTable::new();
+    t.insert("width", i64::from(level.width).into());
+    t.insert("height", i64::from(level.height).into());
+    t.insert("first", i64::from(level.first.number()).into());
+    if let Some(flag) = level.flag_cell() {
+        t.insert("flag", flag.to_string().into());
+    }
+    for player in Player::BOTH {
+        let mut p = InlineTable::new();
+        if let Some(start) = level.starts[player] {
+            p.insert("start", start.to_string().into());
+        }
+        let goals: Array = level.goal_cells(player).iter().map(|c| c.to_string()).collect();
+        p.insert("goals", goals.into());
+        t.insert(format!("p{}", player.number()), p.into());
+    }
+    let mut options = InlineTable::new();
+    for option in RuleOption::ALL {
+        if option == RuleOption::Jump {
+            options.insert(option.key(), rules.jump.name().into());
+        } else {
+            options.insert(option.key(), rules.number(option).into());
+        }
+    }
+    t.insert("rules", options.into());
+    t
+}
+
+/// A derived table holding only the resolved values (the conformance
+/// suite's packs carry these, and no analysis that could change).
+pub(super) fn resolved_only(level: &Level, rules: Rules) -> toml_edit::Table {
+    let mut t = toml_edit::Table::new();
+    t.insert("version", toml_edit::value(DERIVED_VERSION));
+    t.insert("resolved", toml_edit::value(resolved_table(level, rules)));
+    t
+}
+
 fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_edit::Table {
     use toml_edit::{Array, InlineTable, Table, value};
     let report = analyze_level(level, rules, &AnalysisOptions::default());
     let mut t = Table::new();
     t.insert("version", value(DERIVED_VERSION));
+    t.insert("resolved", value(resolved_table(level, rules)));
     t.insert("valid", value(!report.has_errors()));
     let mut routes = InlineTable::new();
     for proof in &report.routes {
@@ -279,33 +322,33 @@ fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_
     t
 }
 
-/// The pack's canonical TOML with a derived table added to every level.
-fn with_analysis(pack: &Pack, balance_games: u32) -> anyhow::Result<String> {
+/// The pack's canonical TOML with `derived(level)` added to every level.
+pub(super) fn with_derived(
+    pack: &Pack,
+    mut derived: impl FnMut(&Level) -> toml_edit::Table,
+) -> anyhow::Result<String> {
     let mut doc: toml_edit::DocumentMut =
         write_pack(pack).parse().context("the pack's own text does not read back")?;
     if let Some(levels) = doc.get_mut("level").and_then(|i| i.as_array_of_tables_mut()) {
         for (table, level) in levels.iter_mut().zip(&pack.levels) {
-            let balance = if balance_games > 0 {
-                level.start_state(pack.rules).ok().map(|start| {
-                    sim::greedy_balance(
-                        &start,
-                        &level.id,
-                        balance_games,
-                        1,
-                        &Arc::new(AtomicBool::new(false)),
-                    )
-                    .0
-                })
-            } else {
-                None
-            };
-            table.insert(
-                "derived",
-                toml_edit::Item::Table(derived_table(level, pack.rules, balance.as_ref())),
-            );
+            table.insert("derived", toml_edit::Item::Table(derived(level)));
         }
     }
     Ok(doc.to_string())
+}
+
+/// The pack's canonical TOML with a derived table added to every level.
+fn with_analysis(pack: &Pack, balance_games: u32) -> anyhow::Result<String> {
+    with_derived(pack, |level| {
+        let balance = if balance_games > 0 {
+            level.start_state(pack.rules).ok().map(|start| {
+                sim::greedy_balance(&start, &level.id, balance_games, 1, &Arc::new(AtomicBool::new(false))).0
+            })
+        } else {
+            None
+        };
+        derived_table(level, pack.rules, balance.as_ref())
+    })
 }
 
 pub(super) fn export_command(args: &ExportArgs) -> anyhow::Result<u8> {

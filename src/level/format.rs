@@ -112,7 +112,9 @@ mod schema_types {
         #[schemars(pattern(r"^[a-k](1[01]|[1-9])(:(intact|cracked|rubble|splinters))?$"))] String,
     );
 
-    /// Files × ranks, each from 5 to 11, such as `9x9`.
+    /// `WxH`: W files (columns, lettered `a`… from the left) by H ranks
+    /// (rows, numbered 1… from the bottom), each from 5 to 11, such as `9x9`
+    /// or `8x6` (8 files, 6 ranks).
     #[derive(JsonSchema)]
     pub struct Size(#[schemars(pattern(r"^([5-9]|1[01])x([5-9]|1[01])$"))] String);
 
@@ -120,7 +122,9 @@ mod schema_types {
     #[derive(JsonSchema)]
     pub struct LevelId(#[schemars(pattern(r"^[A-Za-z0-9_-]{1,64}$"))] String);
 
-    /// The walls: one row per rank, top rank first, `#` wall and `.` floor.
+    /// The walls: one row per rank, the top rank (rank H) first, so that the
+    /// last row is rank 1, the bottom row; one character per file, file `a`
+    /// first; `#` wall and `.` floor.
     /// Rows end with `\n` or `\r\n`; spaces and tabs around a row, and blank
     /// lines, are ignored.
     #[derive(JsonSchema)]
@@ -146,6 +150,8 @@ mod schema_types {
         /// The version of the derived table's layout (now 1).
         #[schemars(range(min = 1))]
         pub version: Option<i64>,
+        /// The level's values with every default applied.
+        pub resolved: Option<Resolved>,
         /// Whether the level has no error.
         pub valid: Option<bool>,
         /// Steps of each route over the floor; -1 where walls cut it.
@@ -165,6 +171,57 @@ mod schema_types {
         pub findings: Option<Vec<String>>,
         /// A greedy self-play balance measurement.
         pub balance: Option<DerivedBalance>,
+    }
+
+    /// The level's values with every default applied, so that a client
+    /// needs no default table of its own: the board's size, who moves
+    /// first, the flag's cell, each player's start and goal cells, and every
+    /// rule option of the pack.
+    #[derive(JsonSchema)]
+    pub struct Resolved {
+        /// Files (columns, `a` at the left), 5 to 11: the W of `size`.
+        #[schemars(range(min = 5, max = 11))]
+        pub width: Option<i64>,
+        /// Ranks (rows, rank 1 at the bottom), 5 to 11: the H of `size`.
+        #[schemars(range(min = 5, max = 11))]
+        pub height: Option<i64>,
+        /// The player who moves first.
+        #[schemars(range(min = 1, max = 2))]
+        pub first: Option<i64>,
+        /// The flag's starting cell.
+        pub flag: Option<CellName>,
+        /// Player 1's start square and goal cells.
+        pub p1: Option<ResolvedPlayer>,
+        /// Player 2's start square and goal cells.
+        pub p2: Option<ResolvedPlayer>,
+        /// Every rule option, the pack's value or its default.
+        pub rules: Option<ResolvedRules>,
+    }
+
+    /// A player's start square and goal cells, the default applied.
+    #[derive(JsonSchema)]
+    pub struct ResolvedPlayer {
+        /// The start square.
+        pub start: Option<CellName>,
+        /// The goal cells, sorted by rank then file.
+        #[schemars(extend("uniqueItems" = true))]
+        pub goals: Option<Vec<CellName>>,
+    }
+
+    /// Every rule option of docs/rules.md.
+    #[derive(JsonSchema)]
+    pub struct ResolvedRules {
+        #[schemars(range(min = 1, max = 50))]
+        pub crates_to_win: Option<i64>,
+        #[schemars(range(min = 0, max = 60))]
+        pub crate_placements: Option<i64>,
+        #[schemars(range(min = 0, max = 8))]
+        pub flag_bonus_actions: Option<i64>,
+        #[schemars(range(min = 0, max = 10000))]
+        pub draw_offer_after: Option<i64>,
+        #[schemars(range(min = 0, max = 10000))]
+        pub draw_reoffer_gap: Option<i64>,
+        pub jump: Option<Jump>,
     }
 
     /// Steps of each route; -1 where walls cut it.
@@ -294,7 +351,7 @@ struct RawLevel {
     #[serde(default)]
     #[schemars(length(max = 32), inner(length(max = 64)))]
     tags: Vec<String>,
-    /// Files × ranks.
+    /// `WxH`: W files (columns) by H ranks (rows).
     #[schemars(with = "schema_types::Size")]
     size: Spanned<String>,
     /// The walls; without it the board has none.
@@ -303,7 +360,9 @@ struct RawLevel {
     /// Who moves first (default 1).
     #[schemars(with = "Option<i64>", range(min = 1, max = 2))]
     first: Option<Spanned<Whole>>,
-    /// The flag's starting cell (default the centre).
+    /// The flag's starting cell. Default: the centre, file `(W-1)/2` and rank
+    /// `(H-1)/2` counted from 0 (`e5` on 9 × 9; on an even side, the lower or
+    /// left of the two middle cells, so `e5` on 10 × 10).
     #[schemars(with = "Option<schema_types::CellName>")]
     flag: Option<Spanned<String>>,
     /// Player 1.
@@ -330,7 +389,9 @@ struct RawPlayer {
     /// The start square.
     #[schemars(with = "schema_types::CellName")]
     start: Option<Spanned<String>>,
-    /// The goal set; default every floor cell of the start square's rank.
+    /// The goal set. Default: every floor cell of the start square's rank
+    /// (`a1`–`i1` less walls for a start on `e1`), not the start square
+    /// alone.
     #[schemars(
         with = "Option<Vec<schema_types::CellName>>",
         length(min = 1),
@@ -372,10 +433,39 @@ pub fn pack_schema() -> serde_json::Value {
             "description": "Derived figures for clients, as `pushcrate export --with-analysis` writes them (their layout is `#/$defs/Derived`). Readers ignore this key whatever it holds, and so does this schema."
         });
     }
+    schema_defaults(&mut schema);
     if let Some(object) = schema.as_object_mut() {
         object.insert("$id".into(), "https://pushcrate.invalid/schemas/pack-1.json".into());
     }
     schema
+}
+
+/// A `default` keyword for every key whose default is a constant: the rule
+/// options (from [`Rules::DEFAULT`], so the schema cannot drift from the
+/// engine), who moves first, tags and crates. The flag's cell and the goal
+/// sets default to values computed from the level; their descriptions say
+/// how.
+fn schema_defaults(schema: &mut serde_json::Value) {
+    let rules = crate::rules::Rules::DEFAULT;
+    let mut defaults: Vec<(String, serde_json::Value)> = crate::rules::RuleOption::ALL
+        .into_iter()
+        .map(|option| {
+            let value = if option == crate::rules::RuleOption::Jump {
+                serde_json::Value::from(rules.jump.name())
+            } else {
+                serde_json::Value::from(rules.number(option))
+            };
+            (format!("/$defs/Rules/properties/{}", option.key()), value)
+        })
+        .collect();
+    defaults.push(("/$defs/Level/properties/first".to_owned(), serde_json::json!(1)));
+    defaults.push(("/$defs/Level/properties/tags".to_owned(), serde_json::json!([])));
+    defaults.push(("/$defs/Level/properties/crates".to_owned(), serde_json::json!([])));
+    for (pointer, value) in defaults {
+        if let Some(serde_json::Value::Object(property)) = schema.pointer_mut(&pointer) {
+            property.insert("default".into(), value);
+        }
+    }
 }
 
 /// Refuses a final newline wherever a pattern describes a one-line string:
