@@ -1,8 +1,73 @@
 //! The conformance suite: generated, complete, and in agreement with the
 //! engine when replayed through the library.
 
+use std::path::{Path, PathBuf};
+
 use assert_cmd::Command;
 use pushcrate::rules::{Action, GameState, perft};
+
+use crate::reference::{Misreading, run_suite};
+
+/// The suite as last reviewed, committed so that a change of the generator
+/// that alters an expected result fails a test instead of passing unseen.
+fn frozen() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance")
+}
+
+fn suite_files(dir: &Path) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for sub in ["", "packs"] {
+        for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                files.push((name, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_generator_writes_the_frozen_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    conformance(&suite).success();
+    let (made, kept) = (suite_files(&suite), suite_files(&frozen()));
+    let names = |files: &[(String, String)]| files.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&made), names(&kept), "the suite's files changed");
+    for ((name, text), (_, frozen_text)) in made.iter().zip(&kept) {
+        // The generator's version is the one field that may change alone.
+        let strip =
+            |t: &str| t.lines().filter(|l| !l.contains("\"generator\"")).collect::<Vec<_>>().join("\n");
+        assert!(
+            strip(text) == strip(frozen_text),
+            "{name} differs from tests/data/conformance/{name}: review the change, then write the suite again with `pushcrate conformance --out tests/data/conformance`"
+        );
+    }
+}
+
+#[test]
+fn an_independent_engine_passes_the_frozen_suite() {
+    let run = run_suite(&frozen(), None, true);
+    assert!(run.failed.is_empty(), "{} failed:\n{}", run.failed.len(), run.failed.join("\n"));
+    assert!(run.passed > 500, "only {} checks", run.passed);
+}
+
+#[test]
+fn the_suite_catches_every_misreading() {
+    let mut uncaught = Vec::new();
+    for misreading in Misreading::ALL {
+        let run = run_suite(&frozen(), Some(misreading), false);
+        match run.failed.first() {
+            // With --nocapture: the check that caught each one.
+            Some(first) => eprintln!("{misreading:?}: {} checks fail, first {first}", run.failed.len()),
+            None => uncaught.push(misreading),
+        }
+    }
+    assert!(uncaught.is_empty(), "the suite passes an engine with these misreadings: {uncaught:?}");
+}
 
 fn replay(suite: &std::path::Path, pack: &str, level: &str, line: &str) -> GameState {
     let file = pushcrate::files::read_pack(&suite.join("packs").join(format!("{pack}.json"))).unwrap();
@@ -34,7 +99,7 @@ fn the_suite_covers_every_rare_rule_and_agrees_with_the_engine() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join(name)).unwrap()).unwrap()
     };
     let manifest = read("manifest.json");
-    assert_eq!(manifest["version"], 1);
+    assert_eq!(manifest["version"], 2);
     let games = read("games.json");
     let events: Vec<&str> =
         games["games"].as_array().unwrap().iter().map(|g| g["event"].as_str().unwrap()).collect();
@@ -51,6 +116,18 @@ fn the_suite_covers_every_rare_rule_and_agrees_with_the_engine() {
         "win-by-crates",
         "draw-accepted",
         "draw-declined",
+        "steal-in-legal-list",
+        "no-steal-from-victims-start",
+        "pickup-on-own-goal-wins",
+        "carrier-slides-home",
+        "jump-onto-lying-flag",
+        "diagonal-jump-past-a-wall",
+        "no-crate-on-a-left-start-square",
+        "pass-only-action",
+        "pass-during-bonus",
+        "draw-too-early",
+        "draw-reoffer-too-soon",
+        "draw-during-bonus",
     ] {
         assert!(events.contains(&event), "no game reaches {event}");
     }

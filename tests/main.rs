@@ -15,6 +15,7 @@ mod generate;
 mod hostile;
 mod perft;
 mod properties;
+mod reference;
 mod repair;
 mod sequential;
 mod support;

@@ -26,7 +26,7 @@ use crate::rules::{
 };
 
 /// The layout version of the suite's files.
-pub const SUITE_VERSION: u32 = 1;
+pub const SUITE_VERSION: u32 = 2;
 
 /// What `conformance` was asked.
 #[derive(Debug, clap::Args)]
@@ -148,6 +148,37 @@ fn suite_packs() -> Vec<SuitePack> {
             levels: duel(),
         },
         SuitePack {
+            name: "scenarios",
+            about: "Hand-drawn levels whose lines reach the rules a client most often misreads (docs/conformance.md, \"Scenarios\").",
+            rules: &[],
+            jump: JumpRule::Diagonal,
+            levels: vec![
+                drawn("steal-5x5", ". . . . .\n. 2 . . .\n. . F . .\n. 1 . . .\n. . . . ."),
+                drawn("goal-rank-5x5", ". . 2 . .\n. . . . .\n. . F . .\n. . . . .\n. . 1 . ."),
+                drawn("slide-home-5x5", ". . 2 . .\n. . . F .\n. . . . .\n. . 1 i .\n. . . . ."),
+                drawn("flag-jump-5x5", ". . . . .\n. . F . .\n. . 2 . .\n. . 1 . .\n. . . . ."),
+                drawn("wall-jump-5x5", ". F . . .\n. . # . .\n. . 2 . .\n. . 1 . .\n. . . . ."),
+                // Initial crates cut player 1's routes (W001): the path rule
+                // alone would let a crate onto its start square once it
+                // leaves; rule 7 never does.
+                drawn("cut-start-5x5", ". . 2 . .\n. . . . .\n. . F . .\ni i i i i\n. . 1 . ."),
+            ],
+        },
+        SuitePack {
+            name: "boxed-in",
+            about: "No jumps and one placement each: a carrier that shuts itself in must pass during its bonus actions.",
+            rules: &[(RuleOption::CratePlacements, 1)],
+            jump: JumpRule::None,
+            levels: vec![drawn("pocket-5x5", "# . . . .\n1 # . . .\n. . . . .\n. . . . .\nF 2 . . .")],
+        },
+        SuitePack {
+            name: "draw-counters",
+            about: "Draws may be offered once 4 actions have been played, and again 4 actions after a declined offer.",
+            rules: &[(RuleOption::DrawOfferAfter, 4), (RuleOption::DrawReofferGap, 4)],
+            jump: JumpRule::Diagonal,
+            levels: vec![drawn("tiny-5x5", ". . 2 . .\n. . . . .\n. . F . .\n. . . . .\n. . 1 . .")],
+        },
+        SuitePack {
             name: "early-draws",
             about: "Draws may be offered from the first action, and offered again at once after a refusal.",
             rules: &[(RuleOption::DrawOfferAfter, 0), (RuleOption::DrawReofferGap, 0)],
@@ -199,10 +230,13 @@ pub fn state_json(state: &GameState) -> Value {
         }
     }
     crates.sort();
+    // A finished game has no player to move and no bonus action left
+    // (docs/conformance.md, "Finished games").
+    let over = state.is_over();
     json!({
-        "to_move": state.turn().number(),
+        "to_move": if over { Value::Null } else { json!(state.turn().number()) },
         "actions_played": state.actions_played(),
-        "bonus_actions": state.bonus_actions(),
+        "bonus_actions": if over { 0 } else { state.bonus_actions() },
         "over": state.is_over(),
         "outcome": outcome,
         "players": players,
@@ -260,6 +294,7 @@ fn position_entry(pack: &str, level: &str, line: &Line, state: &GameState, depth
         "refused": refused,
         "perft": counts,
         "state": state_json(state),
+        "may_offer_draw": state.can_offer_draw().is_ok(),
     })
 }
 
@@ -361,6 +396,238 @@ fn find_events(packs: &[(String, Pack)]) -> BTreeMap<&'static str, (String, Stri
     found
 }
 
+/// A game of the suite: the line, and what must hold after it — the
+/// state, the sorted legal actions, and whether the player to move may
+/// offer a draw.
+fn game_entry(event: &str, pack: &str, level: &str, line: &str, state: &GameState) -> Value {
+    let mut entry = json!({
+        "event": event,
+        "pack": pack,
+        "level": level,
+        "line": line,
+        "expected": state_json(state),
+        "legal": legal_sorted(state),
+        "may_offer_draw": state.can_offer_draw().is_ok(),
+    });
+    let refused = refused_slides(state);
+    if !refused.is_empty() {
+        entry["refused"] = refused
+            .into_iter()
+            .map(|(a, why)| json!({ "action": a.to_string(), "why": why.to_string() }))
+            .collect();
+    }
+    entry
+}
+
+/// Plays `line` (actions and draw offers) from the level's start.
+fn play_line(pack: &Pack, level_id: &str, line: &str) -> anyhow::Result<GameState> {
+    let level = pack.level(level_id).with_context(|| format!("no level `{level_id}`"))?;
+    let mut state = level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for word in line.split_whitespace() {
+        match word {
+            "draw:accepted" => state.offer_draw(true)?,
+            "draw:declined" => state.offer_draw(false)?,
+            _ => {
+                let action: Action = word.parse().map_err(|e| anyhow::anyhow!("`{word}`: {e}"))?;
+                state.play(action).map_err(|e| anyhow::anyhow!("`{word}` of [{line}]: {e}"))?;
+            }
+        }
+    }
+    Ok(state)
+}
+
+/// A hand-written line that reaches a rule clients misread, and the claim
+/// it makes, which the generator checks before writing it.
+struct Scenario {
+    event: &'static str,
+    pack: &'static str,
+    level: &'static str,
+    line: &'static str,
+    claim: &'static str,
+    holds: fn(&GameState) -> bool,
+}
+
+fn cell(name: &str) -> Option<crate::rules::Cell> {
+    name.parse().ok()
+}
+
+fn adjacent(a: crate::rules::Cell, b: crate::rules::Cell) -> bool {
+    a.rank().abs_diff(b.rank()) + a.file().abs_diff(b.file()) == 1
+}
+
+const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        event: "steal-in-legal-list",
+        pack: "scenarios",
+        level: "steal-5x5",
+        line: "a2 b3 a3 c3 b3 +e1",
+        claim: "player 1 may steal from the carrier beside it",
+        holds: |s| s.legal_actions().contains(Action::Steal),
+    },
+    Scenario {
+        event: "no-steal-from-victims-start",
+        pack: "scenarios",
+        level: "steal-5x5",
+        line: "a2 b3 a3 c3 b3 +e1 a4 +d1 b4 +c1",
+        claim: "player 1, on player 2's start square beside the carrier, may not steal",
+        holds: |s| {
+            let (me, them) = (s.turn(), s.turn().other());
+            s.position(me) == s.start(them)
+                && s.carrier() == Some(them)
+                && adjacent(s.position(me), s.position(them))
+                && !s.legal_actions().contains(Action::Steal)
+        },
+    },
+    Scenario {
+        event: "pickup-on-own-goal-wins",
+        pack: "scenarios",
+        level: "goal-rank-5x5",
+        line: "b1 c4 c1 c3 d3 d2 +a5 d1 x c4 d1",
+        claim: "the flag dropped by a steal on player 1's goal rank, picked up there, wins at once, away from the start square",
+        holds: |s| {
+            s.outcome() == Some(Outcome::Win { winner: Player::One, by: WinKind::Flag })
+                && s.position(Player::One) != s.start(Player::One)
+        },
+    },
+    Scenario {
+        event: "carrier-slides-home",
+        pack: "scenarios",
+        level: "slide-home-5x5",
+        line: "c3 b5 d3 a5 d4 d3 d2",
+        claim: "a carrier whose slide puts it on its goal rank wins",
+        holds: |s| {
+            s.outcome() == Some(Outcome::Win { winner: Player::One, by: WinKind::Flag })
+                && cell("d1").and_then(|c| s.crate_at(c)) == Some(Stage::Intact)
+        },
+    },
+    Scenario {
+        event: "jump-onto-lying-flag",
+        pack: "scenarios",
+        level: "flag-jump-5x5",
+        line: "c4",
+        claim: "a straight jump lands on the lying flag and picks it up",
+        holds: |s| s.carrier() == Some(Player::One) && s.bonus_actions() == 2 && s.turn() == Player::One,
+    },
+    Scenario {
+        event: "diagonal-jump-past-a-wall",
+        pack: "scenarios",
+        level: "wall-jump-5x5",
+        line: "d3",
+        claim: "with a wall beyond the opponent, the mover jumps beside it",
+        holds: |s| Some(s.position(Player::One)) == cell("d3"),
+    },
+    Scenario {
+        event: "no-crate-on-a-left-start-square",
+        pack: "scenarios",
+        level: "cut-start-5x5",
+        line: "b1",
+        claim: "player 2 may not place a crate on player 1's empty start square, though no route that holds runs through it",
+        holds: |s| {
+            let start = s.start(Player::One);
+            s.position(Player::One) != start
+                && s.turn() == Player::Two
+                && !s.legal_actions().contains(Action::Place(start))
+        },
+    },
+    Scenario {
+        event: "pass-only-action",
+        pack: "boxed-in",
+        level: "pocket-5x5",
+        line: "a3 c1 a2 b1 a1 +a2",
+        claim: "the carrier, shut in with a bonus action left, has pass as its only action",
+        holds: |s| s.legal_actions().as_slice() == [Action::Pass] && s.bonus_actions() == 1,
+    },
+    Scenario {
+        event: "pass-during-bonus",
+        pack: "boxed-in",
+        level: "pocket-5x5",
+        line: "a3 c1 a2 b1 a1 +a2 pass",
+        claim: "a pass uses the last bonus action, and the turn goes to player 2",
+        holds: |s| s.turn() == Player::Two && s.bonus_actions() == 0 && !s.is_over(),
+    },
+    Scenario {
+        event: "draw-too-early",
+        pack: "draw-counters",
+        level: "tiny-5x5",
+        line: "b1 b5 a1",
+        claim: "3 of 4 actions played: no draw offer",
+        holds: |s| s.can_offer_draw().is_err(),
+    },
+    Scenario {
+        event: "draw-from-the-count",
+        pack: "draw-counters",
+        level: "tiny-5x5",
+        line: "b1 b5 a1 a5",
+        claim: "4 actions played: a draw may be offered",
+        holds: |s| s.can_offer_draw().is_ok(),
+    },
+    Scenario {
+        event: "draw-reoffer-too-soon",
+        pack: "draw-counters",
+        level: "tiny-5x5",
+        line: "b1 b5 a1 a5 draw:declined b1 b5",
+        claim: "2 actions after player 1's declined offer: player 1 may not offer again",
+        holds: |s| s.turn() == Player::One && s.can_offer_draw().is_err(),
+    },
+    Scenario {
+        event: "draw-offer-by-the-other-player",
+        pack: "draw-counters",
+        level: "tiny-5x5",
+        line: "b1 b5 a1 a5 draw:declined b1",
+        claim: "player 1's declined offer does not hold back player 2's",
+        holds: |s| s.turn() == Player::Two && s.can_offer_draw().is_ok(),
+    },
+    Scenario {
+        event: "draw-reoffer-after-the-gap",
+        pack: "draw-counters",
+        level: "tiny-5x5",
+        line: "b1 b5 a1 a5 draw:declined b1 b5 a1 a5",
+        claim: "4 actions after player 1's declined offer: player 1 may offer again",
+        holds: |s| s.turn() == Player::One && s.can_offer_draw().is_ok(),
+    },
+    Scenario {
+        event: "draw-during-bonus",
+        pack: "draw-counters",
+        level: "tiny-5x5",
+        line: "b1 b5 c1 c5 c2 c4 c3",
+        claim: "a draw may be offered during bonus actions",
+        holds: |s| s.bonus_actions() == 2 && s.can_offer_draw().is_ok(),
+    },
+    Scenario {
+        event: "draw-refused-after-the-game",
+        pack: "scenarios",
+        level: "slide-home-5x5",
+        line: "c3 b5 d3 a5 d4 d3 d2",
+        claim: "a finished game takes no draw offer",
+        holds: |s| s.is_over() && s.can_offer_draw().is_err(),
+    },
+];
+
+/// The scenarios' games, each checked against its claim.
+fn scenario_games(packs: &[(String, Pack)]) -> anyhow::Result<Vec<Value>> {
+    let mut out = Vec::new();
+    for scenario in SCENARIOS {
+        let (_, pack) = packs
+            .iter()
+            .find(|(name, _)| name == scenario.pack)
+            .with_context(|| format!("no suite pack `{}`", scenario.pack))?;
+        let state = play_line(pack, scenario.level, scenario.line)
+            .with_context(|| format!("scenario `{}`", scenario.event))?;
+        if !(scenario.holds)(&state) {
+            bail!(
+                "scenario `{}`: {} does not hold after [{}]",
+                scenario.event,
+                scenario.claim,
+                scenario.line
+            );
+        }
+        let mut entry = game_entry(scenario.event, scenario.pack, scenario.level, scenario.line, &state);
+        entry["claim"] = scenario.claim.into();
+        out.push(entry);
+    }
+    Ok(out)
+}
+
 /// Draw offers, accepted and declined, on the pack that allows them early.
 fn draw_games(pack_name: &str, pack: &Pack) -> anyhow::Result<Vec<Value>> {
     let level = pack.levels.first().context("the draw pack has a level")?;
@@ -378,13 +645,8 @@ fn draw_games(pack_name: &str, pack: &Pack) -> anyhow::Result<Vec<Value>> {
             state.play(next).map_err(|e| anyhow::anyhow!("{e}"))?;
             line.0.push(next.to_string());
         }
-        out.push(json!({
-            "event": if accepted { "draw-accepted" } else { "draw-declined" },
-            "pack": pack_name,
-            "level": level.id,
-            "line": line.text(),
-            "expected": state_json(&state),
-        }));
+        let event = if accepted { "draw-accepted" } else { "draw-declined" };
+        out.push(game_entry(event, pack_name, &level.id, &line.text(), &state));
     }
     Ok(out)
 }
@@ -416,7 +678,11 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
     }
     let mut pack_files = Vec::new();
     for (name, pack) in &packs {
-        let value: toml::Value = toml::from_str(&crate::level::format::write_pack(pack))?;
+        // Every level carries its resolved values under `derived`, so that
+        // a client needs no default table of its own.
+        let text =
+            super::export::with_derived(pack, |level| super::export::resolved_only(level, pack.rules))?;
+        let value: toml::Value = toml::from_str(&text)?;
         let file = format!("packs/{name}.json");
         files.push((file.clone(), json_file(&serde_json::to_value(&value)?)?));
         pack_files.push(json!({ "name": name, "file": file, "levels": pack.levels.len() }));
@@ -453,23 +719,11 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         let Some((pack, level, line, state)) = found.get(event) else {
             bail!("no game of the search reached `{event}`: the suite would be incomplete");
         };
-        let mut entry = json!({
-            "event": event,
-            "pack": pack,
-            "level": level,
-            "line": line.text(),
-            "expected": state_json(state),
-        });
-        if *event == "refused-slide" {
-            entry["refused"] = refused_slides(state)
-                .into_iter()
-                .map(|(a, why)| json!({ "action": a.to_string(), "why": why.to_string() }))
-                .collect();
-        }
-        games.push(entry);
+        games.push(game_entry(event, pack, level, &line.text(), state));
     }
     let draw_pack = packs.iter().find(|(n, _)| n == "early-draws").context("the draw pack")?;
     games.extend(draw_games(&draw_pack.0, &draw_pack.1)?);
+    games.extend(scenario_games(&packs)?);
 
     files.push(("positions.json".to_owned(), json_file(&json!({ "positions": positions }))?));
     files.push(("games.json".to_owned(), json_file(&json!({ "games": games }))?));
@@ -481,9 +735,10 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         "rules": "docs/rules.md (sections as the engine's messages cite them)",
         "notation": "actions as in docs/rules.md section 13; `draw:accepted` and `draw:declined` are draw offers made by the player to move before its action, not actions",
         "packs": pack_files,
-        "positions": { "file": "positions.json", "count": positions.len(), "fields": "pack, level, line (played from the level's start), to_move, legal (sorted), refused (pushes the path rule refuses, with the reason), perft (counts at depth 1..n), state" },
-        "games": { "file": "games.json", "count": games.len(), "fields": "event, pack, level, line, expected (the state after the line)" },
-        "state": "to_move, actions_played, bonus_actions, over, outcome (null, \"draw\" or {winner, by: flag|crates}), players [1, 2] {cell, start, destroyed, placements_left}, flag {cell, carrier}, crates (sorted, \"c3\" or \"c3:cracked\")",
+        "positions": { "file": "positions.json", "count": positions.len(), "fields": "pack, level, line (played from the level's start), to_move, legal (sorted), refused (pushes the path rule refuses, with the reason), perft (counts at depth 1..n), state, may_offer_draw (whether the player to move may offer a draw now)" },
+        "games": { "file": "games.json", "count": games.len(), "fields": "event, pack, level, line, expected (the state after the line), legal (the sorted legal actions after it), may_offer_draw, refused (pushes the path rule refuses, where there are any), claim (for hand-written scenarios: what the line shows)" },
+        "state": "to_move (null once the game is over), actions_played, bonus_actions (0 once the game is over), over, outcome (null, \"draw\" or {winner, by: flag|crates}), players [1, 2] {cell, start, destroyed, placements_left}, flag {cell, carrier}, crates (sorted, \"c3\" or \"c3:cracked\")",
+        "levels": "every level of a pack carries derived.resolved: width, height, first, flag, p1 and p2 {start, goals}, and every rule option, the defaults applied",
     });
     files.push(("manifest.json".to_owned(), json_file(&manifest)?));
     write_folder(dir, &files, "the conformance suite", is_suite)?;

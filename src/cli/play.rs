@@ -149,6 +149,7 @@ pub(super) fn show(args: &ShowArgs) -> anyhow::Result<u8> {
         let mut value = super::state_json(&state);
         value["level"] = args.position.level.clone().into();
         value["line"] = rules::format_actions(&played).into();
+        value["may_offer_draw"] = state.can_offer_draw().is_ok().into();
         out(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
         return Ok(EXIT_OK);
     }
@@ -188,7 +189,7 @@ pub(super) fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
                 .collect();
             let report = serde_json::json!({
                 "level": args.position.level,
-                "to_move": state.turn().number(),
+                "to_move": if state.is_over() { serde_json::Value::Null } else { state.turn().number().into() },
                 "over": state.is_over(),
                 "actions": list,
             });

@@ -746,7 +746,10 @@ impl GameState {
 
     // ----- draws -----
 
-    /// Whether the side to move may offer a draw now (docs/rules.md section 10).
+    /// Whether the side to move may offer a draw now (docs/rules.md section
+    /// 10): the game goes on, at least `draw_offer_after` actions have been
+    /// played, and at least `draw_reoffer_gap` more since this player's last
+    /// declined offer. Bonus actions change nothing.
     pub fn can_offer_draw(&self) -> Result<(), DrawOfferError> {
         if self.outcome.is_some() {
             return Err(DrawOfferError::GameOver);
