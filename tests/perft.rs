@@ -65,3 +65,50 @@ fn perft_agrees_with_checking_every_action() {
         assert_eq!(perft_by_check(&state, 2), perft(&state, 2), "{id}");
     }
 }
+
+/// Every level of both shipped packs, at two points of a seeded random
+/// game: the engine's perft to depth 3 against the reference engine of
+/// `tests/reference.rs`, a plain grid with breadth-first searches that
+/// shares no code with it and reads the levels from their JSON export.
+#[test]
+fn an_independent_engine_counts_the_same_on_random_mid_game_positions() {
+    use pushcrate::rules::Action;
+    use rand::{Rng, SeedableRng};
+    let mut compared = 0;
+    for file in ["mazes/default.toml", "mazes/flawed.toml"] {
+        let exported = assert_cmd::Command::cargo_bin("pushcrate")
+            .unwrap()
+            .args(["export", file, "--with-analysis", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(exported.status.success());
+        let json: serde_json::Value = serde_json::from_slice(&exported.stdout).unwrap();
+        let pack = pushcrate::files::read_pack(std::path::Path::new(file)).unwrap().parsed.pack.unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+        for level in &pack.levels {
+            let mut state = level.start_state(pack.rules).unwrap();
+            let mut line = Vec::new();
+            for stop in [12, 30] {
+                while line.len() < stop && !state.is_over() {
+                    // Moves three times in four, so that placements last
+                    // into the middle game.
+                    let actions = state.legal_actions();
+                    let moves: Vec<_> =
+                        actions.iter().copied().filter(|a| !matches!(a, Action::Place(_))).collect();
+                    let action = if !moves.is_empty() && rng.random_range(0..4) > 0 {
+                        moves[rng.random_range(0..moves.len())]
+                    } else {
+                        actions[rng.random_range(0..actions.len())]
+                    };
+                    state.play(action).unwrap();
+                    line.push(action.to_string());
+                }
+                let text = line.join(" ");
+                let reference = crate::reference::perft_after(&json, &level.id, &text, 3);
+                assert_eq!(perft(&state, 3), reference, "{file} {} after [{text}]", level.id);
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 38, "{compared} positions");
+}
