@@ -168,6 +168,26 @@ fn show_prints_the_state_as_json_and_takes_draw_offers() {
     assert_eq!(state["actions_played"], 2);
     assert_eq!(state["players"][0]["cell"], "c2");
     assert_eq!(state["flag"]["carrier"], serde_json::Value::Null);
+    assert_eq!(state["may_offer_draw"], false);
+    // The text says why no offer may be made yet.
+    Command::cargo_bin("pushcrate")
+        .unwrap()
+        .args(["show", "@default", "--level", "tiny", "--actions", "c2 d5"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("No draw offer now: a draw may be offered once 50 actions"));
+    // A finished game: nobody to move, no bonus left, no offer.
+    let out = Command::cargo_bin("pushcrate")
+        .unwrap()
+        .args(["show", "@default", "--level", "tiny", "--actions", "c2 d5 c3 c2 c1", "--format", "json"])
+        .assert()
+        .success();
+    let state: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(state["over"], true);
+    assert_eq!(state["outcome"], serde_json::json!({ "winner": 1, "by": "flag" }));
+    assert_eq!(state["to_move"], serde_json::Value::Null);
+    assert_eq!(state["bonus_actions"], 0);
+    assert_eq!(state["may_offer_draw"], false);
     // The bundled pack allows draw offers only after 50 actions.
     Command::cargo_bin("pushcrate")
         .unwrap()

@@ -137,6 +137,12 @@ fn describe(state: &GameState) -> String {
         ));
     }
     out.push_str(&format!("Actions played: {}.\n", state.actions_played()));
+    if !state.is_over() {
+        match state.can_offer_draw() {
+            Ok(()) => out.push_str("A draw may be offered now.\n"),
+            Err(why) => out.push_str(&format!("No draw offer now: {why}.\n")),
+        }
+    }
     out
 }
 
