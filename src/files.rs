@@ -29,7 +29,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::level::format::{Parsed, parse_pack, parse_pack_json};
+use crate::level::format::{Parsed, parse_pack};
+use crate::level::parse_pack_json;
 use crate::level::{Code, DEFAULT_PACK_TOML, Field, MAX_FILE_BYTES, Problem};
 
 /// The name that stands for the pack built into the binary.

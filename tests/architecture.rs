@@ -1,5 +1,6 @@
 //! The layering of docs/ARCHITECTURE.md, enforced.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 fn sources(dir: &str) -> Vec<(String, String)> {
@@ -97,4 +98,148 @@ fn repair_does_no_io_and_serialises_nothing() {
             "println!",
         ],
     );
+}
+
+/// The table of docs/ARCHITECTURE.md: each module and the modules it may
+/// import.
+fn layer_table() -> BTreeMap<String, BTreeSet<String>> {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
+    let mut table = BTreeMap::new();
+    let mut in_table = false;
+    for line in doc.lines() {
+        if line.starts_with("| module | imports |") {
+            in_table = true;
+            continue;
+        }
+        if in_table {
+            if !line.starts_with('|') {
+                break;
+            }
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            if cells[0].starts_with("---") {
+                continue;
+            }
+            let names = |cell: &str| -> BTreeSet<String> {
+                cell.split(',')
+                    .map(|n| n.trim().trim_matches('`').to_owned())
+                    .filter(|n| !n.is_empty() && n != "—")
+                    .collect()
+            };
+            table.insert(cells[0].trim_matches('`').to_owned(), names(cells[1]));
+        }
+    }
+    assert!(table.len() >= 10, "docs/ARCHITECTURE.md has no layer table");
+    table
+}
+
+/// The top-level modules a source file names as `crate::NAME`, comments left
+/// out.
+fn named_modules(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        let code = line.split(" //").next().unwrap_or(line);
+        for (at, _) in code.match_indices("crate::") {
+            // `pushcrate::` in a test is not `crate::`.
+            if code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &code[at + "crate::".len()..];
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// Every module's files: `src/NAME.rs` or everything under `src/NAME/`.
+fn modules() -> BTreeMap<String, Vec<(String, String)>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if ["lib", "main"].contains(&name.as_str()) {
+            continue;
+        }
+        let files = if path.is_dir() {
+            sources(&name)
+        } else {
+            vec![(path.display().to_string(), std::fs::read_to_string(&path).unwrap())]
+        };
+        out.insert(name, files);
+    }
+    out
+}
+
+#[test]
+fn every_module_imports_exactly_what_the_layer_table_lists() {
+    let table = layer_table();
+    let modules = modules();
+    assert_eq!(
+        modules.keys().collect::<Vec<_>>(),
+        table.keys().collect::<Vec<_>>(),
+        "docs/ARCHITECTURE.md's table has a row for each module of src/"
+    );
+    for (module, files) in &modules {
+        let allowed = &table[module];
+        let mut used = BTreeSet::new();
+        for (path, text) in files {
+            for name in named_modules(text) {
+                if &name == module {
+                    continue;
+                }
+                assert!(
+                    allowed.contains(&name),
+                    "{path} imports `crate::{name}`, which the row of `{module}` in docs/ARCHITECTURE.md does not list"
+                );
+                used.insert(name);
+            }
+        }
+        let unused: Vec<_> = allowed.difference(&used).collect();
+        assert!(unused.is_empty(), "the row of `{module}` lists {unused:?}, which no file of it imports");
+    }
+    // The table has no cycle: repeatedly take out a module that imports
+    // nothing left.
+    let mut left = table.clone();
+    while !left.is_empty() {
+        let free: Vec<String> = left
+            .iter()
+            .filter(|(_, deps)| deps.iter().all(|d| !left.contains_key(d)))
+            .map(|(m, _)| m.clone())
+            .collect();
+        assert!(!free.is_empty(), "the layer table has a cycle among {:?}", left.keys().collect::<Vec<_>>());
+        for module in free {
+            left.remove(&module);
+        }
+    }
+}
+
+#[test]
+fn no_two_files_of_a_module_import_each_other() {
+    for (module, files) in modules() {
+        let stems: BTreeMap<String, &String> = files
+            .iter()
+            .map(|(path, text)| (Path::new(path).file_stem().unwrap().to_string_lossy().into_owned(), text))
+            .collect();
+        for (a, text) in &stems {
+            for (b, other) in &stems {
+                let names = |t: &str, n: &str| {
+                    t.contains(&format!("super::{n}::")) || t.contains(&format!("super::{n}}}"))
+                };
+                if a < b && names(text, b) && names(other, a) {
+                    panic!("{module}/{a}.rs and {module}/{b}.rs import each other");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_import_scan_sees_what_it_must() {
+    let text = "use crate::rules::Cell;\n// crate::editor in a comment\nlet x = crate::level::Pack::new(); // crate::cli\nuse pushcrate::sim;\n";
+    let found: Vec<String> = named_modules(text).into_iter().collect();
+    assert_eq!(found, ["level", "rules"]);
 }

@@ -6,7 +6,8 @@ use pushcrate::ai::Agent;
 use pushcrate::analysis::{AnalysisOptions, LevelKey, analyze_pack};
 use pushcrate::generate::{GenSymmetry, Options, Style, generate};
 use pushcrate::level::Pack;
-use pushcrate::level::format::{pack_schema, parse_pack, parse_pack_json, write_pack};
+use pushcrate::level::format::{pack_schema, parse_pack, write_pack};
+use pushcrate::level::parse_pack_json;
 use pushcrate::sim::BalanceVerdict;
 
 fn run(options: &Options, count: usize) -> Vec<pushcrate::level::Level> {

@@ -52,7 +52,7 @@ pub struct AnalyzeArgs {
 pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
     // Ctrl-C cuts the searches short: the report so far is printed, marked
     // partial.
-    let stop = super::selfplay::stop_on_ctrl_c();
+    let stop = super::stop_on_ctrl_c();
     let options = AnalysisOptions { budget: args.budget, depth: args.depth, cancel: Some(&stop) };
     let deny_warnings = args.deny == Some(Deny::Warnings);
     let mut failed = false;

@@ -372,6 +372,23 @@ fn default_job(path: Option<&Path>) -> anyhow::Result<u8> {
     Ok(if pack.parsed.has_errors() { EXIT_PROBLEMS } else { EXIT_OK })
 }
 
+/// A stop flag that Ctrl-C (or SIGTERM) raises, for every long command.
+fn stop_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&stop);
+    // A second handler cannot be set in the same process; the run then
+    // simply cannot be interrupted early, which loses nothing.
+    // A second Ctrl-C ends the process at once, should a step of the work
+    // take long to notice the first.
+    ctrlc::set_handler(move || {
+        if flag.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    })
+    .ok();
+    stop
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;

@@ -213,7 +213,7 @@ pub(super) fn perft(args: &PerftArgs) -> anyhow::Result<u8> {
     let depth = args.depth;
     // Ctrl-C stops the count: with --divide, the first actions counted so
     // far are printed; either way the run says it was interrupted.
-    let stop = super::selfplay::stop_on_ctrl_c();
+    let stop = super::stop_on_ctrl_c();
     let interrupted = || {
         super::err("interrupted: the count did not finish\n");
         Ok(super::EXIT_INTERRUPTED)

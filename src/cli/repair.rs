@@ -202,7 +202,7 @@ pub(super) fn repair_command(args: &RepairArgs) -> anyhow::Result<u8> {
         threads: args.threads,
         ..Options::default()
     };
-    let cancel = super::selfplay::stop_on_ctrl_c();
+    let cancel = super::stop_on_ctrl_c();
     let bar = super::spinner();
     let began = std::time::Instant::now();
     let games = std::sync::atomic::AtomicU64::new(0);

@@ -1,8 +1,7 @@
 //! `pushcrate selfplay` and `pushcrate solve`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 
@@ -85,21 +84,6 @@ pub(super) fn parse_agents(text: &str) -> Result<[Agent; 2], String> {
     Ok([a.trim().parse()?, b.trim().parse()?])
 }
 
-pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    // A second handler cannot be set in the same process; the run then
-    // simply cannot be interrupted early, which loses nothing.
-    // A second Ctrl-C ends the process at once, should a step of the work
-    // take long to notice the first.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
-        }
-    });
-    stop
-}
-
 pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     let pack = match load_valid(&args.pack)? {
         Ok((_, pack)) => pack,
@@ -130,7 +114,7 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         opening: args.opening,
         sequential: args.games.is_none().then_some(sim::Design::DEFAULT),
     };
-    let stop = stop_on_ctrl_c();
+    let stop = super::stop_on_ctrl_c();
     let mut checks = Vec::new();
     for level in &levels {
         let start: GameState =
@@ -401,7 +385,7 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
     if let Some(outcome) = state.outcome() {
         bail!("the game is already over after these actions ({}): there is no move to solve for", outcome);
     }
-    let stop = stop_on_ctrl_c();
+    let stop = super::stop_on_ctrl_c();
     let (verdict, nodes) = solve(&state, args.depth, args.budget, Some(&stop));
     match args.format {
         OutputFormat::Json => {

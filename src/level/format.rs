@@ -400,17 +400,6 @@ struct RawPlayer {
     goals: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
-/// Reads a pack exported as JSON (the same layout as the TOML file), with
-/// problems placed in the JSON text: a key given twice is E001 and `null`
-/// is E002.
-#[must_use]
-pub fn parse_pack_json(text: &str) -> Parsed {
-    if text.len() > MAX_FILE_BYTES {
-        return parse_pack(text);
-    }
-    super::json::parse_pack_json(text)
-}
-
 /// The JSON Schema of the pack format, made from the reader's own types so
 /// that it cannot drift from what the reader accepts. A TOML pack read as
 /// JSON (or exported as JSON) validates against it.

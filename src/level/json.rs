@@ -51,10 +51,20 @@ pub fn toml_to_json(text: &str) -> Result<String, ToJsonError> {
     Ok(format!("{}\n", serde_json::to_string_pretty(&value)?))
 }
 
-/// Reads a JSON pack. Never panics: anything wrong is a [`Problem`] with a
-/// span in `text` where it has a place.
+/// Reads a pack exported as JSON (the same layout as the TOML file), with
+/// problems placed in the JSON text: a key given twice is E001 and `null`
+/// is E002. Never panics: anything wrong is a [`Problem`] with a span in
+/// `text` where it has a place.
 #[must_use]
 pub fn parse_pack_json(text: &str) -> Parsed {
+    if text.len() > super::MAX_FILE_BYTES {
+        // The TOML reader refuses an oversized file with the same problem.
+        return parse_pack(text);
+    }
+    parse_json_text(text)
+}
+
+fn parse_json_text(text: &str) -> Parsed {
     let fatal = Parsed::failed;
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(value) => value,
