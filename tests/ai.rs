@@ -16,32 +16,134 @@ fn bundled(id: &str) -> GameState {
     pack.level(id).unwrap().start_state(pack.rules).unwrap()
 }
 
-fn tiny_with(rules: Rules) -> GameState {
-    Pack::bundled().level("tiny").unwrap().start_state(rules).unwrap()
+/// Plain minimax with the search's own rules: a finished game is a leaf; a
+/// position met earlier in the game (`history`) or on the line searched is
+/// a draw, 0; depth counts turns, so a bonus action keeps it. It counts the
+/// positions it visits in `nodes`.
+fn minimax_with_repetition(
+    state: &GameState,
+    depth: u32,
+    ply: u32,
+    history: &std::collections::HashSet<u64>,
+    line: &mut Vec<u64>,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if state.result().is_some() {
+        return minimax(&RaceEvaluator, state, 0, ply);
+    }
+    // The root of a decision is never scored as a repetition: a move must
+    // be chosen there.
+    if !line.is_empty() && (history.contains(&state.key()) || line.contains(&state.key())) {
+        return 0;
+    }
+    if depth == 0 {
+        return minimax(&RaceEvaluator, state, 0, ply);
+    }
+    line.push(state.key());
+    let mut best = -i32::MAX;
+    for &action in state.actions().iter() {
+        let mut child = *state;
+        child.apply(action);
+        let value = if child.to_move() == state.to_move() {
+            minimax_with_repetition(&child, depth, ply + 1, history, line, nodes)
+        } else {
+            -minimax_with_repetition(&child, depth - 1, ply + 1, history, line, nodes)
+        };
+        best = best.max(value);
+    }
+    line.pop();
+    best
+}
+
+/// Positions of random games on small levels, with the hashes of each
+/// game's earlier positions: steps and pushes more often than placements,
+/// so that positions repeat and pickups and steals happen.
+fn small_positions(count: usize) -> Vec<(GameState, Vec<u64>)> {
+    use rand::{Rng, SeedableRng};
+    let pack = Pack::bundled();
+    let tight = Rules { crate_placements: 2, ..Rules::default() };
+    let starts = [
+        pack.level("tiny").unwrap().start_state(tight).unwrap(),
+        pushcrate::level::render::level_from_diagram(
+            "duel",
+            ". . 2 . .\n. i . c .\n. . F . .\n. r . s .\n. . 1 . .",
+        )
+        .unwrap()
+        .start_state(tight)
+        .unwrap(),
+        pushcrate::level::render::level_from_diagram(
+            "walls",
+            ". 2 . . .\n. # . # .\n. . F . .\n. # . # .\n. . . 1 .",
+        )
+        .unwrap()
+        .start_state(Rules { crate_placements: 1, crates_to_win: 1, ..Rules::default() })
+        .unwrap(),
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(25);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut state = starts[out.len() % starts.len()];
+        let mut history = Vec::new();
+        let plies = rng.random_range(0..16);
+        for _ in 0..plies {
+            if state.result().is_some() {
+                break;
+            }
+            history.push(state.key());
+            let actions = state.actions();
+            let moves: Vec<Action> =
+                actions.iter().copied().filter(|a| !matches!(a, Action::Place(_))).collect();
+            let action = if !moves.is_empty() && rng.random_range(0..4) > 0 {
+                moves[rng.random_range(0..moves.len())]
+            } else {
+                actions[rng.random_range(0..actions.len())]
+            };
+            state.apply(action);
+        }
+        if state.result().is_none() {
+            out.push((state, history));
+        }
+    }
+    out
 }
 
 #[test]
-fn alpha_beta_equals_minimax_at_small_depth() {
-    let rules = Rules { crate_placements: 1, ..Rules::default() };
-    let mut positions = vec![tiny_with(rules)];
-    let mut after = tiny_with(rules);
-    play(&mut after, "c2 d5 c3");
-    positions.push(after);
-    let mut crates = tiny_with(Rules { crate_placements: 2, crates_to_win: 1, ..Rules::default() });
-    play(&mut crates, "+b2 +d4");
-    positions.push(crates);
-    for state in positions {
-        for depth in 1..=3 {
-            let mut search =
-                AlphaBeta::with_table(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None }, 16);
-            let fast = search.negamax(&state, depth, -i32::MAX, i32::MAX, 0);
-            assert_eq!(fast, minimax(&RaceEvaluator, &state, depth, 0), "depth {depth}");
-            // Alpha-beta must visit fewer positions than the full tree.
-            if depth == 3 {
-                assert!(search.nodes() > 0);
-            }
-        }
+fn alpha_beta_equals_minimax_with_repetition_on_random_positions() {
+    let mut fewer = 0;
+    let positions = small_positions(450);
+    for (n, (state, history)) in positions.iter().enumerate() {
+        // Four and five turns reach transpositions at the same depth, where
+        // the table cuts; five on the level with the fewest actions.
+        let depth = if n % 3 == 2 { 5 } else { 2 + (n / 3 % 3) as u32 };
+        let seen: std::collections::HashSet<u64> = history.iter().copied().collect();
+        let (mut full_nodes, mut line) = (0, Vec::new());
+        let want = minimax_with_repetition(state, depth, 0, &seen, &mut line, &mut full_nodes);
+
+        // The search itself, from the root, with the game's history; a root
+        // met before in the game is a draw to it, as to any inner node.
+        let limits = Limits { depth, nodes: u64::MAX, time: None };
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, 16);
+        search.set_history(history);
+        let got = search.negamax(state, depth, -i32::MAX, i32::MAX, 0);
+        let root_repeats = seen.contains(&state.key());
+        assert_eq!(got, if root_repeats { 0 } else { want }, "negamax, position {n} at depth {depth}");
+        assert!(search.nodes() <= full_nodes, "position {n}: {} > {full_nodes}", search.nodes());
+        fewer += usize::from(search.nodes() < full_nodes);
+
+        // The public entry point: iterative deepening, ordering, the table
+        // kept across iterations.
+        let mut search = AlphaBeta::with_table(RaceEvaluator, limits, 16);
+        search.set_history(history);
+        let (action, value) = search.best(state).unwrap();
+        assert_eq!(value, want, "best(), position {n} at depth {depth}");
+        assert!(state.actions().contains(action));
     }
+    // Pruning must pay where the tree is large enough to prune.
+    assert!(
+        fewer * 2 > positions.len(),
+        "alpha-beta visited fewer positions than minimax only {fewer} times"
+    );
 }
 
 /// The value of `action` at `state`, searched `depth` turns with no limit.

@@ -90,8 +90,22 @@ fn every_malformed_file_gives_its_code_with_a_position() {
                 .span
                 .clone()
                 .unwrap_or_else(|| panic!("{}: {problem} has no position", path.display()));
+            // The span lies in the text, on character boundaries, and not on
+            // the `# expect:` comment, which nothing is wrong with.
+            assert!(
+                span.start <= span.end && span.end <= text.len(),
+                "{}: {problem} at {span:?}",
+                path.display()
+            );
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
             let (line, col) = line_col(&text, span.start);
-            assert!(line >= 1 && col >= 1, "{}: {problem} at {line}:{col}", path.display());
+            // A problem of the whole file (a missing key) points at its start.
+            let whole_file = span.start == 0 && span.end <= text.lines().next().map_or(0, str::len);
+            assert!(
+                line >= 2 || whole_file,
+                "{}: {problem} at {line}:{col} ({span:?}), the comment line",
+                path.display()
+            );
         }
     }
 }

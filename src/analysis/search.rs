@@ -37,10 +37,8 @@ pub enum Verdict {
     Unknown,
 }
 
-/// Step distances over the floor (walls only: crates break and players
-/// move, so these are lower bounds).
-/// Step distances over the floor, for lower bounds on how soon a player
-/// can win.
+/// Step distances over the floor, walls only (crates break and players
+/// move), so they give lower bounds on how soon a player can win.
 pub struct Distances {
     from: Vec<[u8; Cell::COUNT]>,
     to_goals: [[u8; Cell::COUNT]; 2],

@@ -47,7 +47,7 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Actions after which a game counts as stalled, 1 to 100,000.
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = sim::MAX_ACTIONS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_actions: u32,
     /// Actions at the start of each game played at random (steps, pushes
     /// and jumps where there are any), the same for both games of a pair,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::GameResult;
+use super::{BAND, GameResult};
 use crate::rules::{Outcome, Player, WinKind};
 
 /// A proportion with its 95% Wilson score interval.
@@ -149,13 +149,14 @@ impl Report {
         }
         let score = self.first_player_score;
         let second = if self.first_player == 1 { 2 } else { 1 };
+        let (low, high) = super::BAND;
         if self.games == 0 {
             None
-        } else if score.low >= 0.4 && score.high <= 0.6 {
+        } else if score.low >= low && score.high <= high {
             Some(0)
-        } else if score.low > 0.6 {
+        } else if score.low > high {
             Some(self.first_player)
-        } else if score.high < 0.4 {
+        } else if score.high < low {
             Some(second)
         } else {
             None
@@ -246,11 +247,12 @@ impl Report {
                 spread,
             },
             verdicts: Verdicts {
-                unbalanced: games > 0 && (first_player_score.low > 0.6 || first_player_score.high < 0.4),
+                unbalanced: games > 0
+                    && (first_player_score.low > BAND.1 || first_player_score.high < BAND.0),
                 uncertain: games == 0
-                    || (first_player_score.low <= 0.6
-                        && first_player_score.high >= 0.4
-                        && (first_player_score.low < 0.4 || first_player_score.high > 0.6)),
+                    || (first_player_score.low <= BAND.1
+                        && first_player_score.high >= BAND.0
+                        && (first_player_score.low < BAND.0 || first_player_score.high > BAND.1)),
                 stall_prone: stall_rate.low > 0.05,
             },
             sequential: None,
