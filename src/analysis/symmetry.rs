@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::level::Level;
-use crate::rules::{Bitboard, Cell, Player};
+use crate::rules::{Bitboard, Cell, Player, Transform};
 
 /// A level reduced to what play depends on, in a form that transforms.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -16,61 +16,6 @@ struct Shape {
     starts: [Option<Cell>; 2],
     goals: [Bitboard; 2],
     first: Player,
-}
-
-/// A rigid transform of the board.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Transform {
-    Identity,
-    HalfTurn,
-    MirrorFiles,
-    MirrorRanks,
-    Transpose,
-    QuarterTurn,
-    ThreeQuarterTurn,
-    AntiTranspose,
-}
-
-impl Transform {
-    const ALL: [Transform; 8] = [
-        Transform::Identity,
-        Transform::HalfTurn,
-        Transform::MirrorFiles,
-        Transform::MirrorRanks,
-        Transform::Transpose,
-        Transform::QuarterTurn,
-        Transform::ThreeQuarterTurn,
-        Transform::AntiTranspose,
-    ];
-
-    fn swaps_sides(self) -> bool {
-        matches!(
-            self,
-            Transform::Transpose
-                | Transform::QuarterTurn
-                | Transform::ThreeQuarterTurn
-                | Transform::AntiTranspose
-        )
-    }
-
-    fn cell(self, cell: Cell, w: u8, h: u8) -> Option<Cell> {
-        let (f, r) = (cell.file(), cell.rank());
-        if f >= w || r >= h {
-            return None;
-        }
-        let (mf, mr) = (w - 1 - f, h - 1 - r);
-        let (nf, nr) = match self {
-            Transform::Identity => (f, r),
-            Transform::HalfTurn => (mf, mr),
-            Transform::MirrorFiles => (mf, r),
-            Transform::MirrorRanks => (f, mr),
-            Transform::Transpose => (r, f),
-            Transform::QuarterTurn => (r, mf),
-            Transform::ThreeQuarterTurn => (mr, f),
-            Transform::AntiTranspose => (mr, mf),
-        };
-        Cell::try_new(nf, nr)
-    }
 }
 
 impl Shape {
@@ -90,7 +35,7 @@ impl Shape {
 
     fn map(&self, t: Transform, swap_players: bool) -> Shape {
         let (w, h) = (self.width, self.height);
-        let board = |b: Bitboard| -> Bitboard { b.iter().filter_map(|c| t.cell(c, w, h)).collect() };
+        let board = |b: Bitboard| -> Bitboard { t.cells(b, w, h) };
         let cell = |c: Option<Cell>| c.and_then(|c| t.cell(c, w, h));
         let (width, height) = if t.swaps_sides() { (h, w) } else { (w, h) };
         let mut out = Shape {

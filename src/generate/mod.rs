@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
 use crate::level::Level;
-use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Rules, Stage};
+use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Rules, Stage, Transform};
 use crate::sim::{self, BalanceCheck};
 
 /// How a generated layout is symmetric.
@@ -23,6 +23,19 @@ pub enum GenSymmetry {
     Mirror,
     /// No symmetry.
     None,
+}
+
+impl GenSymmetry {
+    /// The board transform the layout is the same under (with the players
+    /// swapped), or `None`.
+    #[must_use]
+    pub const fn transform(self) -> Option<Transform> {
+        match self {
+            GenSymmetry::HalfTurn => Some(Transform::HalfTurn),
+            GenSymmetry::Mirror => Some(Transform::MirrorRanks),
+            GenSymmetry::None => None,
+        }
+    }
 }
 
 impl std::str::FromStr for GenSymmetry {
@@ -142,11 +155,7 @@ pub struct Generated {
 const ATTEMPTS: u32 = 400;
 
 fn image(symmetry: GenSymmetry, cell: Cell, w: u8, h: u8) -> Option<Cell> {
-    match symmetry {
-        GenSymmetry::HalfTurn => Cell::try_new(w - 1 - cell.file(), h - 1 - cell.rank()),
-        GenSymmetry::Mirror => Cell::try_new(cell.file(), h - 1 - cell.rank()),
-        GenSymmetry::None => None,
-    }
+    symmetry.transform()?.cell(cell, w, h)
 }
 
 /// Makes `cells` symmetric: the lower half (by cell order) decides.

@@ -2,7 +2,7 @@
 //! fails: it may leave the level invalid, and validation says why.
 
 use super::Level;
-use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player, Stage};
+use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player, Stage, Transform};
 
 /// Mirror painting: each edit is repeated on the mirrored cell.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -33,19 +33,22 @@ impl Mirror {
         }
     }
 
+    /// The board transform that mirrors, or `None` when painting is not
+    /// mirrored.
+    #[must_use]
+    pub const fn transform(self) -> Option<Transform> {
+        match self {
+            Mirror::Off => None,
+            Mirror::HalfTurn => Some(Transform::HalfTurn),
+            Mirror::LeftRight => Some(Transform::MirrorFiles),
+            Mirror::TopBottom => Some(Transform::MirrorRanks),
+        }
+    }
+
     /// The mirrored cell on a `width × height` board.
     #[must_use]
     pub fn cell(self, cell: Cell, width: u8, height: u8) -> Option<Cell> {
-        let (f, r) = (cell.file(), cell.rank());
-        if f >= width || r >= height {
-            return None;
-        }
-        match self {
-            Mirror::Off => None,
-            Mirror::HalfTurn => Cell::try_new(width - 1 - f, height - 1 - r),
-            Mirror::LeftRight => Cell::try_new(width - 1 - f, r),
-            Mirror::TopBottom => Cell::try_new(f, height - 1 - r),
-        }
+        self.transform()?.cell(cell, width, height)
     }
 
     /// Whether the mirror swaps the players.
@@ -100,11 +103,8 @@ impl EditOp {
             EditOp::Fill(c, on) => EditOp::Fill(m(c)?, on),
             EditOp::Start(p, c) if mirror.swaps_players() => EditOp::Start(p.other(), m(c)?),
             EditOp::ToggleGoal(p, c) => EditOp::ToggleGoal(player(p), m(c)?),
-            EditOp::GoalRank(p, rank) => {
-                let mirrored_rank =
-                    if matches!(mirror, Mirror::LeftRight) { rank } else { height - 1 - rank };
-                EditOp::GoalRank(player(p), mirrored_rank)
-            }
+            // The rank a cell of `rank` lands on.
+            EditOp::GoalRank(p, rank) => EditOp::GoalRank(player(p), m(Cell::try_new(0, rank)?)?.rank()),
             EditOp::DefaultGoals(p) => EditOp::DefaultGoals(player(p)),
             EditOp::Crate(c, stage) => EditOp::Crate(m(c)?, stage),
             EditOp::Erase(c) => EditOp::Erase(m(c)?),

@@ -10,6 +10,7 @@ pub mod path;
 mod perft;
 mod setup;
 mod state;
+mod transform;
 mod types;
 pub mod zobrist;
 
@@ -20,4 +21,5 @@ pub use path::{Route, RouteEnds, RouteSet};
 pub use perft::{divide, perft, perft_full, perft_until};
 pub use setup::{Piece, Setup, SetupProblem};
 pub use state::{DrawOfferError, GameState, IllegalAction, Outcome, SetupError, WinKind};
+pub use transform::Transform;
 pub use types::{ByPlayer, Cell, Dir, MAX_SIDE, MIN_SIDE, ParseCellError, Player, Stage};
