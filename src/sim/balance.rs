@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 
 use super::{
-    Config, ForcedWin, GameResult, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, Sequential, run, run_sequential,
+    Config, ForcedWin, GameResult, Leaning, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, Sequential, run,
+    run_sequential,
 };
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
@@ -196,7 +197,7 @@ impl BalanceCheck {
         referee: Option<Report>,
         forced_win: Option<ForcedWin>,
     ) -> BalanceCheck {
-        let sides: Vec<Option<u8>> = runs.iter().map(Report::leaning).collect();
+        let sides: Vec<Option<Leaning>> = runs.iter().map(Report::leaning).collect();
         let pairings_disagree = sides.windows(2).any(|w| w[0] != w[1]);
         let agreed = match &referee {
             _ if !pairings_disagree => sides.first().copied().flatten(),
@@ -206,8 +207,8 @@ impl BalanceCheck {
         };
         let (verdict, favoured) = match (&forced_win, agreed) {
             (Some(forced), _) => (BalanceVerdict::Decided, Some(forced.player)),
-            (None, Some(0)) => (BalanceVerdict::Balanced, None),
-            (None, Some(player)) => (BalanceVerdict::Unbalanced, Some(player)),
+            (None, Some(Leaning::Even)) => (BalanceVerdict::Balanced, None),
+            (None, Some(Leaning::Ahead(player))) => (BalanceVerdict::Unbalanced, Some(player.number())),
             (None, None) => (BalanceVerdict::Uncertain, None),
         };
         let refereed = pairings_disagree && referee.is_some();
@@ -289,8 +290,7 @@ impl BalanceCheck {
                 .iter()
                 .map(|r| {
                     let found = match r.leaning() {
-                        Some(0) => "finding it balanced".to_owned(),
-                        Some(p) => format!("finding player {p} ahead"),
+                        Some(leaning) => format!("finding it {leaning}"),
                         None => "unable to tell".to_owned(),
                     };
                     format!("{} disagreed, {found}", r.agents[0])
@@ -398,12 +398,8 @@ fn run_side(report: &Report) -> String {
     }
 }
 
-fn side_name(side: Option<u8>) -> String {
-    match side {
-        Some(0) => "balanced".into(),
-        Some(p) => format!("player {p} ahead"),
-        None => "uncertain".into(),
-    }
+fn side_name(side: Option<Leaning>) -> String {
+    side.map_or_else(|| "uncertain".into(), |leaning| leaning.to_string())
 }
 
 /// Plays `plan`'s pairings in turn from `start`, each with `base`'s games,

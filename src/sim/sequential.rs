@@ -35,6 +35,9 @@
 
 use serde::Serialize;
 
+use super::Leaning;
+use crate::rules::Player;
+
 /// The band a balanced level's first player scores within.
 pub const BAND: (f64, f64) = (0.4, 0.6);
 
@@ -344,16 +347,14 @@ impl Sequential {
         }
     }
 
-    /// The player ahead or balanced, as [`super::Report::leaning`] says
-    /// it: `Some(0)` balanced, `Some(1)` or `Some(2)` that player ahead
-    /// (given who moves first), `None` undecided.
+    /// Which way the test's decision leans, given who moves first; `None`
+    /// while it is open or when it ended uncertain.
     #[must_use]
-    pub fn leaning(&self, first_player: u8) -> Option<u8> {
-        let second = if first_player == 1 { 2 } else { 1 };
+    pub fn leaning(&self, first: Player) -> Option<Leaning> {
         match self.decision {
-            Decision::Balanced => Some(0),
-            Decision::FirstAhead => Some(first_player),
-            Decision::SecondAhead => Some(second),
+            Decision::Balanced => Some(Leaning::Even),
+            Decision::FirstAhead => Some(Leaning::Ahead(first)),
+            Decision::SecondAhead => Some(Leaning::Ahead(first.other())),
             Decision::Open | Decision::Uncertain => None,
         }
     }

@@ -6,6 +6,24 @@ use serde::Serialize;
 use super::{BAND, GameResult};
 use crate::rules::{Outcome, Player, WinKind};
 
+/// Which way a balance verdict leans: the level even, or a player ahead.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Leaning {
+    /// The first player's score lies within the band: balanced.
+    Even,
+    /// This player is ahead: unbalanced in its favour.
+    Ahead(Player),
+}
+
+impl std::fmt::Display for Leaning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Leaning::Even => f.write_str("balanced"),
+            Leaning::Ahead(player) => write!(f, "player {} ahead", player.number()),
+        }
+    }
+}
+
 /// A proportion with its 95% Wilson score interval.
 #[derive(Clone, Copy, PartialEq, Debug, Serialize)]
 pub struct Rate {
@@ -138,26 +156,32 @@ pub struct ForcedWin {
 }
 
 impl Report {
-    /// Where the first player's interval lies against 40–60%: `Some(0)`
-    /// within (balanced), `Some(1)` or `Some(2)` wholly outside in favour
-    /// of that player (unbalanced), `None` across an edge or with no game
-    /// (uncertain) — the same classification as [`Report::verdicts`].
+    /// The player who moves first in the report's games.
     #[must_use]
-    pub fn leaning(&self) -> Option<u8> {
+    pub fn first(&self) -> Player {
+        Player::from_number(i64::from(self.first_player)).unwrap_or(Player::One)
+    }
+
+    /// Where the first player's interval lies against 40–60%: within
+    /// ([`Leaning::Even`], balanced), wholly outside in favour of a player
+    /// ([`Leaning::Ahead`], unbalanced), or `None` across an edge or with no
+    /// game (uncertain) — the same classification as [`Report::verdicts`].
+    /// A run stopped by its sequential test leans as the test decided.
+    #[must_use]
+    pub fn leaning(&self) -> Option<Leaning> {
         if let Some(test) = &self.sequential {
-            return test.leaning(self.first_player);
+            return test.leaning(self.first());
         }
         let score = self.first_player_score;
-        let second = if self.first_player == 1 { 2 } else { 1 };
         let (low, high) = super::BAND;
         if self.games == 0 {
             None
         } else if score.low >= low && score.high <= high {
-            Some(0)
+            Some(Leaning::Even)
         } else if score.low > high {
-            Some(self.first_player)
+            Some(Leaning::Ahead(self.first()))
         } else if score.high < low {
-            Some(second)
+            Some(Leaning::Ahead(self.first().other()))
         } else {
             None
         }
@@ -268,7 +292,7 @@ impl Report {
         let (low, high) = test.pairs.interval();
         self.first_player_score = Rate { rate: test.pairs.mean(), low, high };
         let leaning = self.leaning();
-        self.verdicts.unbalanced = matches!(leaning, Some(p) if p != 0);
+        self.verdicts.unbalanced = matches!(leaning, Some(Leaning::Ahead(_)));
         self.verdicts.uncertain = leaning.is_none();
         self
     }
