@@ -547,7 +547,9 @@ fn remove_stale_temporaries(target: &Path) {
             .and_then(|time| time.elapsed().ok())
             .is_some_and(|age| age >= STALE_TEMPORARY);
         if metadata.is_file() && stale {
-            let _ = fs::remove_file(entry.path());
+            // Best effort: a leftover that cannot be removed is tried again
+            // at the next write.
+            fs::remove_file(entry.path()).ok();
         }
     }
 }
@@ -630,7 +632,8 @@ pub fn write_folder(
     };
     remove_abandoned_folders(&parent, base);
     let staging = hidden("partial", std::process::id());
-    let _ = fs::remove_dir_all(&staging);
+    // A staging folder of this process id can only be a dead run's.
+    fs::remove_dir_all(&staging).ok();
     let staged = (|| -> io::Result<()> {
         fs::create_dir(&staging)?;
         for (file, bytes) in files {
@@ -650,7 +653,9 @@ pub fn write_folder(
         }
     });
     if let Err(error) = swapped {
-        let _ = fs::remove_dir_all(&staging);
+        // The error to report is the swap's; the staging folder is only
+        // tidied up.
+        fs::remove_dir_all(&staging).ok();
         return Err(if error.kind() == io::ErrorKind::PermissionDenied {
             FileError::FolderNotWritable { path: name, folder: shown(&parent) }
         } else {
@@ -665,10 +670,13 @@ pub fn write_folder(
 fn replace_folder(new: &Path, path: &Path, old: &Path) -> io::Result<()> {
     fs::rename(path, old)?;
     if let Err(error) = fs::rename(new, path) {
-        let _ = fs::rename(old, path);
+        // Put the old folder back; the error to report is the first one.
+        fs::rename(old, path).ok();
         return Err(error);
     }
-    let _ = fs::remove_dir_all(old);
+    // The new folder is in place; the old one left behind is the next
+    // run's to remove, as an abandoned folder.
+    fs::remove_dir_all(old).ok();
     Ok(())
 }
 
@@ -685,7 +693,8 @@ fn remove_abandoned_folders(parent: &Path, base: &std::ffi::OsStr) {
             continue;
         };
         if pid != std::process::id() && !process_lives(pid) {
-            let _ = fs::remove_dir_all(entry.path());
+            // Best effort, as for temporaries.
+            fs::remove_dir_all(entry.path()).ok();
         }
     }
 }

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 
 use pushcrate::ai::Agent;
 use pushcrate::analysis::{AnalysisOptions, LevelKey, analyze_pack};
-use pushcrate::generate::{GenSymmetry, Options, Style, generate};
+use pushcrate::generate::{GenSymmetry, GenerateError, Options, Style, generate};
 use pushcrate::level::Pack;
 use pushcrate::level::format::{pack_schema, parse_pack, write_pack};
 use pushcrate::level::parse_pack_json;
@@ -110,7 +110,9 @@ fn every_style_symmetry_and_size_generates_without_panicking() {
                             assert_eq!(levels.len(), 1, "{context}");
                             made += 1;
                         }
-                        Ok(Err(e)) => assert!(e.contains("no level passed"), "{context}: {e}"),
+                        Ok(Err(e)) => {
+                            assert!(matches!(e, GenerateError::NoneFound { .. }), "{context}: {e}");
+                        }
                         Err(_) => panic!("{context} panicked"),
                     }
                 }
@@ -123,11 +125,9 @@ fn every_style_symmetry_and_size_generates_without_panicking() {
 #[test]
 fn impossible_requests_fail_clearly() {
     let options = Options { width: 4, ..Options::default() };
-    assert!(
-        generate(&options, 1, &|_| {}, &std::sync::Arc::new(AtomicBool::new(false)))
-            .unwrap_err()
-            .contains("out of range")
-    );
+    let error = generate(&options, 1, &|_| {}, &std::sync::Arc::new(AtomicBool::new(false))).unwrap_err();
+    assert_eq!(error, GenerateError::Size { width: 4, height: 9 });
+    assert!(error.to_string().contains("out of range"), "{error}");
 }
 
 #[test]

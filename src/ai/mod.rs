@@ -288,29 +288,69 @@ impl fmt::Display for Agent {
     }
 }
 
+/// Why a text is not an agent.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum ParseAgentError {
+    /// Not a named strength nor a known kind.
+    #[error(
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
+    )]
+    Unknown(String),
+    /// A part after `:` is not a whole number.
+    #[error("`{part}` in `{agent}` is not a number")]
+    NotANumber {
+        /// The part.
+        part: String,
+        /// The whole text.
+        agent: String,
+    },
+    /// A number outside its range.
+    #[error("{what} {value} in `{agent}` is out of range: {low} to {high}")]
+    OutOfRange {
+        /// What the number sets ("the depth").
+        what: &'static str,
+        /// The number given.
+        value: u64,
+        /// The least allowed.
+        low: u64,
+        /// The greatest allowed.
+        high: u64,
+        /// The whole text.
+        agent: String,
+    },
+    /// More `:` parts than the kind takes.
+    #[error("`{0}` has too many `:` parts")]
+    TooManyParts(String),
+}
+
 impl FromStr for Agent {
-    type Err = String;
+    type Err = ParseAgentError;
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
     /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
-    fn from_str(s: &str) -> Result<Agent, String> {
+    fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
             return Ok(agent);
         }
         let mut parts = s.split(':');
         let kind = parts.next().unwrap_or_default();
-        let mut number =
-            |what: &str, default: u64, range: std::ops::RangeInclusive<u64>| -> Result<u64, String> {
-                let n = match parts.next() {
-                    None => return Ok(default),
-                    Some(n) => n.parse::<u64>().map_err(|_| format!("`{n}` in `{s}` is not a number"))?,
-                };
-                if range.contains(&n) {
-                    Ok(n)
-                } else {
-                    Err(format!("{what} {n} in `{s}` is out of range: {} to {}", range.start(), range.end()))
-                }
+        let mut number = |what: &'static str,
+                          default: u64,
+                          range: std::ops::RangeInclusive<u64>|
+         -> Result<u64, ParseAgentError> {
+            let value = match parts.next() {
+                None => return Ok(default),
+                Some(n) => n
+                    .parse::<u64>()
+                    .map_err(|_| ParseAgentError::NotANumber { part: n.to_owned(), agent: s.to_owned() })?,
             };
+            if range.contains(&value) {
+                Ok(value)
+            } else {
+                let (low, high) = (*range.start(), *range.end());
+                Err(ParseAgentError::OutOfRange { what, value, low, high, agent: s.to_owned() })
+            }
+        };
         let agent = match kind {
             "random" => Agent::Random,
             "greedy" => Agent::Greedy { noise: number("the noise", 0, 0..=100)? as u8 },
@@ -321,14 +361,10 @@ impl FromStr for Agent {
             "mcts" => Agent::Mcts {
                 iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,
             },
-            _ => {
-                return Err(format!(
-                    "`{s}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
-                ));
-            }
+            _ => return Err(ParseAgentError::Unknown(s.to_owned())),
         };
         if parts.next().is_some() {
-            return Err(format!("`{s}` has too many `:` parts"));
+            return Err(ParseAgentError::TooManyParts(s.to_owned()));
         }
         Ok(agent)
     }

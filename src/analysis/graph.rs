@@ -151,16 +151,32 @@ impl MazeGraph {
 
     /// Checks the graph's invariants: one node per open cell, edges only
     /// between adjacent open cells.
-    pub fn verify(&self) -> Result<(), String> {
+    pub fn verify(&self) -> Result<(), GraphError> {
         if self.graph.node_count() != self.open.count() as usize {
-            return Err(format!("{} nodes for {} open cells", self.graph.node_count(), self.open.count()));
+            return Err(GraphError::Nodes { nodes: self.graph.node_count(), open: self.open.count() });
         }
         for edge in self.graph.raw_edges() {
             let (a, b) = (self.graph[edge.source()], self.graph[edge.target()]);
             if a.distance(b) != 1 || !self.open.has(a) || !self.open.has(b) {
-                return Err(format!("edge {a}–{b} does not join adjacent open cells"));
+                return Err(GraphError::Edge(a, b));
             }
         }
         Ok(())
     }
+}
+
+/// A broken invariant of a [`MazeGraph`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum GraphError {
+    /// Not one node per open cell.
+    #[error("{nodes} nodes for {open} open cells")]
+    Nodes {
+        /// Nodes in the graph.
+        nodes: usize,
+        /// Open cells.
+        open: u32,
+    },
+    /// An edge between cells that are not adjacent and open.
+    #[error("edge {0}–{1} does not join adjacent open cells")]
+    Edge(Cell, Cell),
 }

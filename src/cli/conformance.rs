@@ -193,7 +193,7 @@ impl SuitePack {
         let mut pack = Pack::new(format!("Conformance: {}", self.name));
         pack.description = Some(self.about.to_owned());
         for &(option, value) in self.rules {
-            pack.rules.set_number(option, value).map_err(anyhow::Error::msg)?;
+            pack.rules.set_number(option, value)?;
         }
         pack.rules.jump = self.jump;
         pack.levels.clone_from(&self.levels);

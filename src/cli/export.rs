@@ -119,8 +119,7 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
     };
     let bar = super::progress_bar(args.count as u64, "generating [{bar:40}] {pos}/{len} levels, {eta} left");
     let cancel = super::stop_on_ctrl_c();
-    let generated = generate(&options, args.count, &|n| bar.set_position(n as u64), &cancel)
-        .map_err(anyhow::Error::msg)?;
+    let generated = generate(&options, args.count, &|n| bar.set_position(n as u64), &cancel)?;
     bar.finish_and_clear();
     if cancel.load(std::sync::atomic::Ordering::Relaxed) || generated.len() < args.count {
         err(&format!(

@@ -169,7 +169,8 @@ pub fn exit_code(result: anyhow::Result<u8>) -> u8 {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => EXIT_OK,
         Err(error) => {
-            let _ = writeln!(std::io::stderr(), "error: {}", clean(&crate::diagnostics::error_text(&error)));
+            // Nowhere is left to report a failure to write this.
+            writeln!(std::io::stderr(), "error: {}", clean(&crate::diagnostics::error_text(&error))).ok();
             EXIT_USAGE
         }
     }
@@ -192,7 +193,8 @@ pub(crate) fn out(text: &str) -> anyhow::Result<()> {
 
 /// Writes `text` to standard error, ignoring a closed stream.
 pub(crate) fn err(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    // A closed standard error has nowhere to be reported.
+    std::io::stderr().lock().write_all(text.as_bytes()).ok();
 }
 
 pub use crate::diagnostics::clean;

@@ -81,7 +81,8 @@ pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
 /// Reads `A,B` as two agents.
 pub(super) fn parse_agents(text: &str) -> Result<[Agent; 2], String> {
     let (a, b) = text.split_once(',').ok_or_else(|| format!("`{text}` is not two agents `A,B`"))?;
-    Ok([a.trim().parse()?, b.trim().parse()?])
+    let agent = |text: &str| text.trim().parse::<Agent>().map_err(|e| e.to_string());
+    Ok([agent(a)?, agent(b)?])
 }
 
 pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {

@@ -164,7 +164,7 @@ pub struct EditorApp {
     /// Whether the board is in play mode.
     pub playing: bool,
     /// A level being generated in the background.
-    pub generating: Option<super::job::Job<Result<Level, String>>>,
+    pub generating: Option<super::job::Job<Result<Option<Level>, crate::generate::GenerateError>>>,
     generate_form: GenerateForm,
 }
 
@@ -278,11 +278,13 @@ impl EditorApp {
             Command::Open => self.after_unsaved(Then::Open(None), ctx),
             Command::OpenRecent(path) => self.after_unsaved(Then::Open(Some(path)), ctx),
             Command::Quit => self.after_unsaved(Then::Quit, ctx),
+            // A save reports its own outcome; whether it saved matters only
+            // to a caller that goes on after it (quitting, opening).
             Command::Save => {
-                let _ = self.save(false);
+                self.save(false);
             }
             Command::SaveAs => {
-                let _ = self.save(true);
+                self.save(true);
             }
             Command::ExportToml => self.export(false),
             Command::ExportJson => self.export(true),
@@ -397,8 +399,10 @@ impl EditorApp {
             Command::Play(action) => self.play_action(action),
             Command::Arrow(dir) => self.arrow(dir),
             Command::TogglePlacing => self.with_game(|s| s.placing = !s.placing),
+            // `disabled` refuses an offer that cannot be made, with the
+            // reason, before it gets here.
             Command::OfferDraw => self.with_game(|s| {
-                let _ = s.offer_draw();
+                s.offer_draw().ok();
             }),
             Command::AnswerDraw(accept) => self.with_game(|s| s.answer_draw(accept)),
             Command::SetSeat(player, seat) => self.with_game(|s| {
@@ -587,8 +591,11 @@ impl EditorApp {
     fn set_field(&mut self, field: Field) {
         let Some(key) = field.typing_key() else {
             match field {
+                // The form's widgets keep the value within the option's
+                // range, so a refusal cannot happen; if it did, the rule
+                // would stay as it was, which is the right outcome.
                 Field::Rule(option, value) => self.doc.edit(|pack, _| {
-                    let _ = pack.rules.set_number(option, value);
+                    pack.rules.set_number(option, value).ok();
                 }),
                 Field::Jump(jump) => self.doc.edit(|pack, _| pack.rules.jump = jump),
                 Field::First(p) => self.doc.edit(|pack, i| pack.levels[*i].first = p),
@@ -686,7 +693,7 @@ impl EditorApp {
             Then::Quit => {
                 self.quit_requested = true;
                 self.clear_recovery();
-                let _ = self.paths.save_prefs(&self.prefs);
+                self.save_prefs();
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
@@ -760,7 +767,7 @@ impl EditorApp {
                 self.prefs.remember(&path);
                 self.doc.mark_saved(path, text);
                 self.clear_recovery();
-                let _ = self.paths.save_prefs(&self.prefs);
+                self.save_prefs();
                 true
             }
             Err(e) => {
@@ -863,9 +870,10 @@ impl EditorApp {
                 balance: crate::sim::STRONG,
                 rules,
             };
-            crate::generate::generate(&options, 1, &|_| {}, progress.cancel_flag()).and_then(|mut levels| {
+            // No level back means the user stopped it.
+            crate::generate::generate(&options, 1, &|_| {}, progress.cancel_flag()).map(|mut levels| {
                 if levels.is_empty() {
-                    return Err(GENERATING_STOPPED.to_owned());
+                    return None;
                 }
                 let mut level = levels.remove(0).level;
                 let mut id = level.id.clone();
@@ -875,7 +883,7 @@ impl EditorApp {
                     n += 1;
                 }
                 level.id = id;
-                Ok(level)
+                Some(level)
             })
         }));
         self.say("Generating a level…");
@@ -885,7 +893,7 @@ impl EditorApp {
     pub fn poll_generating(&mut self, ctx: &egui::Context) {
         let Some(job) = &self.generating else { return };
         match job.poll() {
-            super::job::Poll::Ready(Ok(level)) => {
+            super::job::Poll::Ready(Ok(Some(level))) => {
                 self.generating = None;
                 self.say(format!("Generated level `{}`.", level.id));
                 self.doc.edit(|pack, current| {
@@ -894,13 +902,13 @@ impl EditorApp {
                     *current = at;
                 });
             }
-            super::job::Poll::Ready(Err(why)) if why == GENERATING_STOPPED => {
+            super::job::Poll::Ready(Ok(None)) => {
                 self.generating = None;
-                self.say(why);
+                self.say(GENERATING_STOPPED);
             }
             super::job::Poll::Ready(Err(why)) => {
                 self.generating = None;
-                self.modal = Some(Modal::Error(why));
+                self.modal = Some(Modal::Error(why.to_string()));
             }
             super::job::Poll::Running => ctx.request_repaint_after(Duration::from_millis(50)),
             super::job::Poll::Lost => {
@@ -959,7 +967,7 @@ impl EditorApp {
         match task {
             FileTask::Open => self.open_path(&path),
             FileTask::SaveAs => {
-                let _ = self.save_to(path);
+                self.save_to(path);
             }
             FileTask::ExportToml => self.export_to(&path, false),
             FileTask::ExportJson => self.export_to(&path, true),
@@ -968,9 +976,13 @@ impl EditorApp {
         }
     }
 
-    /// Saves the preferences (at exit).
+    /// Saves the preferences (recent files, seats, the balance check's
+    /// choices). They are a convenience: a failure is said on standard error
+    /// and the session goes on.
     pub fn save_prefs(&self) {
-        let _ = self.paths.save_prefs(&self.prefs);
+        if let Err(e) = self.paths.save_prefs(&self.prefs) {
+            eprintln!("warning: the editor's preferences were not saved: {e:#}");
+        }
     }
 }
 

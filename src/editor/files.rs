@@ -159,7 +159,9 @@ impl AppPaths {
 
     /// Removes the recovery file (after a save, or a clean exit).
     pub fn clear_recovery(&self) {
-        let _ = std::fs::remove_file(self.recovery());
+        // Gone already is what is wanted; a file that cannot be removed is
+        // offered again at the next start, which loses nothing.
+        std::fs::remove_file(self.recovery()).ok();
     }
 }
 

@@ -88,7 +88,7 @@ impl<T: Send + 'static> Job<T> {
         let theirs = progress.clone();
         std::thread::spawn(move || {
             // The job may be dropped before it ends: nobody wants the result.
-            let _ = sender.send(work(&theirs));
+            sender.send(work(&theirs)).ok();
         });
         Job { progress, receiver }
     }

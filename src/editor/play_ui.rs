@@ -127,7 +127,7 @@ impl EditorApp {
             sandbox.seats = seats;
         }
         match sandbox.load(&record) {
-            Err(why) => self.modal = Some(super::Modal::Error(why)),
+            Err(why) => self.modal = Some(super::Modal::Error(why.to_string())),
             Ok(()) => {
                 self.say(format!("Opened the game at its last action ({} actions).", record.actions.len()))
             }
@@ -144,7 +144,7 @@ impl EditorApp {
                     self.say(announce(outcome));
                 }
             }
-            Err(why) => self.say(why),
+            Err(why) => self.say(why.to_string()),
         }
     }
 

@@ -9,7 +9,9 @@ use super::job::{Job, Poll};
 use crate::ai::Agent;
 use crate::level::Level;
 use crate::level::record::GameRecord;
-use crate::rules::{Action, ActionKind, ByPlayer, GameState, Player, Rules};
+use crate::rules::{
+    Action, ActionKind, ByPlayer, DrawOfferError, GameState, IllegalAction, Player, Rules, SetupError,
+};
 use crate::sim::{self, BalanceCheck, Config, GameResult};
 
 /// A balance check's result: the check and every pairing's games.
@@ -164,12 +166,34 @@ pub struct Sandbox {
     pub preview: Option<usize>,
 }
 
+/// Why a game cannot start or go on.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// The level lacks a start square.
+    #[error("a player has no start square")]
+    NoStartSquare,
+    /// The level breaks a rule of its setup.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// A game record's action is illegal on this level.
+    #[error("action {number} `{action}` is illegal: {why}")]
+    Record {
+        /// The action's number, from 1.
+        number: usize,
+        /// The action.
+        action: Action,
+        /// Why.
+        #[source]
+        why: IllegalAction,
+    },
+}
+
 impl Sandbox {
     /// A new game on `level`, or why it cannot be played.
-    pub fn new(level: &Level, rules: Rules) -> Result<Sandbox, String> {
-        let start = level.start_state(rules).map_err(|e| {
-            if e.0.is_empty() { "a player has no start square".to_owned() } else { e.to_string() }
-        })?;
+    pub fn new(level: &Level, rules: Rules) -> Result<Sandbox, SandboxError> {
+        let start = level
+            .start_state(rules)
+            .map_err(|e| if e.0.is_empty() { SandboxError::NoStartSquare } else { SandboxError::Setup(e) })?;
         Ok(Sandbox {
             level: level.clone(),
             rules,
@@ -230,10 +254,10 @@ impl Sandbox {
 
     /// Plays `action` for the side to move; the log after the cursor is
     /// dropped. Returns what the action did, or why it is illegal.
-    pub fn play(&mut self, action: Action) -> Result<ActionKind, String> {
+    pub fn play(&mut self, action: Action) -> Result<ActionKind, IllegalAction> {
         let mut next = *self.state();
         let before = next;
-        let kind = next.play(action).map_err(|e| e.to_string())?;
+        let kind = next.play(action)?;
         if self.cursor < self.actions.len() {
             // The log after the cursor is rewritten.
             self.rewound();
@@ -310,11 +334,11 @@ impl Sandbox {
     }
 
     /// Loads a record's actions on this level and goes to its last action.
-    pub fn load(&mut self, record: &GameRecord) -> Result<(), String> {
+    pub fn load(&mut self, record: &GameRecord) -> Result<(), SandboxError> {
         let mut state = self.positions[0];
         let mut positions = vec![state];
         for (i, &action) in record.actions.iter().enumerate() {
-            state.play(action).map_err(|e| format!("action {} `{action}` is illegal: {e}", i + 1))?;
+            state.play(action).map_err(|why| SandboxError::Record { number: i + 1, action, why })?;
             positions.push(state);
         }
         self.actions = record.actions.clone();
@@ -328,8 +352,8 @@ impl Sandbox {
     }
 
     /// The side to move offers a draw.
-    pub fn offer_draw(&mut self) -> Result<(), String> {
-        self.state().can_offer_draw().map_err(|e| e.to_string())?;
+    pub fn offer_draw(&mut self) -> Result<(), DrawOfferError> {
+        self.state().can_offer_draw()?;
         self.draw_offer = Some(self.state().turn());
         Ok(())
     }
@@ -337,7 +361,9 @@ impl Sandbox {
     /// The opponent answers the draw offer.
     pub fn answer_draw(&mut self, accept: bool) {
         if self.draw_offer.take().is_some() {
-            let _ = self.positions[self.cursor].offer_draw(accept);
+            // The offer was checked when it was made, and the position has
+            // not changed since; a refusal would leave the game as it is.
+            self.positions[self.cursor].offer_draw(accept).ok();
         }
     }
 

@@ -38,14 +38,50 @@ impl GenSymmetry {
     }
 }
 
+/// A name that is no symmetry or style of the generator.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum ParseNameError {
+    /// Not `rot180`, `mirror` or `none`.
+    #[error("`{0}` is not a symmetry (rot180, mirror or none)")]
+    Symmetry(String),
+    /// Not `open`, `corridors`, `rooms` or `maze`.
+    #[error("`{0}` is not a style (open, corridors, rooms or maze)")]
+    Style(String),
+}
+
+/// Why no levels were generated.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// The board's size is out of range.
+    #[error("a {width} × {height} board is out of range (5 to 11 each way)")]
+    Size {
+        /// Files asked for.
+        width: u8,
+        /// Ranks asked for.
+        height: u8,
+    },
+    /// Every candidate for a level failed.
+    #[error(
+        "no level passed after {attempts} candidates (level {level} of {count}); try another style, size or seed"
+    )]
+    NoneFound {
+        /// Candidates drawn.
+        attempts: u32,
+        /// The level being drawn, from 1.
+        level: usize,
+        /// Levels asked for.
+        count: usize,
+    },
+}
+
 impl std::str::FromStr for GenSymmetry {
-    type Err = String;
-    fn from_str(s: &str) -> Result<GenSymmetry, String> {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<GenSymmetry, ParseNameError> {
         match s {
             "rot180" => Ok(GenSymmetry::HalfTurn),
             "mirror" => Ok(GenSymmetry::Mirror),
             "none" => Ok(GenSymmetry::None),
-            _ => Err(format!("`{s}` is not a symmetry (rot180, mirror or none)")),
+            _ => Err(ParseNameError::Symmetry(s.to_owned())),
         }
     }
 }
@@ -80,12 +116,12 @@ impl Style {
 }
 
 impl std::str::FromStr for Style {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Style, String> {
+    type Err = ParseNameError;
+    fn from_str(s: &str) -> Result<Style, ParseNameError> {
         Style::ALL
             .into_iter()
             .find(|style| style.to_string() == s)
-            .ok_or_else(|| format!("`{s}` is not a style (open, corridors, rooms or maze)"))
+            .ok_or_else(|| ParseNameError::Style(s.to_owned()))
     }
 }
 
@@ -307,20 +343,18 @@ fn candidate(options: &Options, rng: &mut ChaCha8Rng, id: &str) -> Level {
 }
 
 /// Generates `count` distinct levels. `progress` is told each time a level
-/// is kept; setting `cancel` stops early with the levels so far.
+/// is kept; setting `cancel` stops early with the levels so far (fewer than
+/// `count`, which is how a caller tells a stop from a finish).
 pub fn generate(
     options: &Options,
     count: usize,
     progress: &dyn Fn(usize),
     cancel: &Arc<AtomicBool>,
-) -> Result<Vec<Generated>, String> {
+) -> Result<Vec<Generated>, GenerateError> {
     if !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.width)
         || !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.height)
     {
-        return Err(format!(
-            "a {} × {} board is out of range (5 to 11 each way)",
-            options.width, options.height
-        ));
+        return Err(GenerateError::Size { width: options.width, height: options.height });
     }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut out: Vec<Generated> = Vec::new();
@@ -373,12 +407,7 @@ pub fn generate(
                 out.push(generated);
                 progress(out.len());
             }
-            None => {
-                return Err(format!(
-                    "no level passed after {ATTEMPTS} candidates (level {} of {count}); try another style, size or seed",
-                    out.len() + 1
-                ));
-            }
+            None => return Err(GenerateError::NoneFound { attempts: ATTEMPTS, level: out.len() + 1, count }),
         }
     }
     Ok(out)

@@ -699,17 +699,20 @@ impl Reader<'_> {
         for (option, value) in numbers {
             let Some(value) = value else { continue };
             self.map.spans.insert(Field::Rule(option), value.span());
-            if let Err(message) = rules.set_number(option, value.get_ref().0) {
-                self.problem(Code::RuleRange, Field::Rule(option), value.span(), message);
+            if let Err(error) = rules.set_number(option, value.get_ref().0) {
+                self.problem(Code::RuleRange, Field::Rule(option), value.span(), error.to_string());
             }
         }
         if let Some(jump) = raw.jump {
             self.map.spans.insert(Field::Rule(RuleOption::Jump), jump.span());
             match jump.get_ref().parse::<JumpRule>() {
                 Ok(j) => rules.jump = j,
-                Err(message) => {
-                    self.problem(Code::RuleValue, Field::Rule(RuleOption::Jump), jump.span(), message)
-                }
+                Err(error) => self.problem(
+                    Code::RuleValue,
+                    Field::Rule(RuleOption::Jump),
+                    jump.span(),
+                    error.to_string(),
+                ),
             }
         }
         rules
@@ -1024,14 +1027,16 @@ pub fn map_text(level: &Level) -> String {
 /// documented order, and reading the text back gives an equal pack.
 #[must_use]
 pub fn write_pack(pack: &Pack) -> String {
+    // Writing into a `String` cannot fail, so each write's `Result` is
+    // dropped with `.ok()`, here and in `write_level`.
     let mut out = String::new();
-    let _ = writeln!(out, "format = {FORMAT_VERSION}");
-    let _ = writeln!(out, "name = {}", quote(&pack.name));
+    writeln!(out, "format = {FORMAT_VERSION}").ok();
+    writeln!(out, "name = {}", quote(&pack.name)).ok();
     if let Some(author) = &pack.author {
-        let _ = writeln!(out, "author = {}", quote(author));
+        writeln!(out, "author = {}", quote(author)).ok();
     }
     if let Some(description) = &pack.description {
-        let _ = writeln!(out, "description = {}", quote(description));
+        writeln!(out, "description = {}", quote(description)).ok();
     }
     let defaults = Rules::default();
     if pack.rules != defaults {
@@ -1039,10 +1044,10 @@ pub fn write_pack(pack: &Pack) -> String {
         for option in RuleOption::ALL {
             if option == RuleOption::Jump {
                 if pack.rules.jump != defaults.jump {
-                    let _ = writeln!(out, "jump = {}", quote(pack.rules.jump.name()));
+                    writeln!(out, "jump = {}", quote(pack.rules.jump.name())).ok();
                 }
             } else if pack.rules.number(option) != defaults.number(option) {
-                let _ = writeln!(out, "{} = {}", option.key(), pack.rules.number(option));
+                writeln!(out, "{} = {}", option.key(), pack.rules.number(option)).ok();
             }
         }
     }
@@ -1054,29 +1059,29 @@ pub fn write_pack(pack: &Pack) -> String {
 }
 
 fn write_level(out: &mut String, level: &Level) {
-    let _ = writeln!(out, "[[level]]");
-    let _ = writeln!(out, "id = {}", quote(&level.id));
-    let _ = writeln!(out, "name = {}", quote(&level.name));
+    writeln!(out, "[[level]]").ok();
+    writeln!(out, "id = {}", quote(&level.id)).ok();
+    writeln!(out, "name = {}", quote(&level.name)).ok();
     if let Some(author) = &level.author {
-        let _ = writeln!(out, "author = {}", quote(author));
+        writeln!(out, "author = {}", quote(author)).ok();
     }
     if let Some(notes) = &level.notes {
-        let _ = writeln!(out, "notes = {}", quote(notes));
+        writeln!(out, "notes = {}", quote(notes)).ok();
     }
     if !level.tags.is_empty() {
-        let _ = writeln!(out, "tags = {}", quote_list(level.tags.iter().map(String::as_str)));
+        writeln!(out, "tags = {}", quote_list(level.tags.iter().map(String::as_str))).ok();
     }
-    let _ = writeln!(out, "size = \"{}x{}\"", level.width, level.height);
+    writeln!(out, "size = \"{}x{}\"", level.width, level.height).ok();
     if level.first != Player::One {
-        let _ = writeln!(out, "first = {}", level.first.number());
+        writeln!(out, "first = {}", level.first.number()).ok();
     }
     if (level.walls & level.board()).any() {
-        let _ = write!(out, "map = '''\n{}'''\n", map_text(level));
+        write!(out, "map = '''\n{}'''\n", map_text(level)).ok();
     }
     // Defaults are left out: a flag on the centre, a goal set equal to the
     // floor of the start square's rank.
     if let Some(flag) = level.flag.filter(|&f| Some(f) != level.centre()) {
-        let _ = writeln!(out, "flag = \"{flag}\"");
+        writeln!(out, "flag = \"{flag}\"").ok();
     }
     for player in Player::BOTH {
         let mut parts = Vec::new();
@@ -1091,7 +1096,7 @@ fn write_level(out: &mut String, level: &Level) {
             parts.push(format!("goals = {}", quote_list(names.iter().map(String::as_str))));
         }
         if !parts.is_empty() {
-            let _ = writeln!(out, "p{} = {{ {} }}", player.number(), parts.join(", "));
+            writeln!(out, "p{} = {{ {} }}", player.number(), parts.join(", ")).ok();
         }
     }
     if !level.crates.is_empty() {
@@ -1103,7 +1108,7 @@ fn write_level(out: &mut String, level: &Level) {
                 other => format!("{cell}:{other}"),
             })
             .collect();
-        let _ = writeln!(out, "crates = {}", quote_list(entries.iter().map(String::as_str)));
+        writeln!(out, "crates = {}", quote_list(entries.iter().map(String::as_str))).ok();
     }
 }
 

@@ -10,9 +10,10 @@ use crate::rules::{Bitboard, Cell, GameState, Player};
 /// the left.
 #[must_use]
 pub fn diagram(state: &GameState, marks: Bitboard) -> String {
+    // Writing into a `String` cannot fail.
     let mut out = String::new();
     for rank in (0..state.height()).rev() {
-        let _ = write!(out, "{:>2} ", rank + 1);
+        write!(out, "{:>2} ", rank + 1).ok();
         for file in 0..state.width() {
             let cell = Cell::new(file, rank);
             let ch = if state.position(Player::One) == cell {
@@ -55,6 +56,27 @@ pub fn cell_list(cells: Bitboard) -> String {
     names.join(" ")
 }
 
+/// Why a diagram is not a level.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum DiagramError {
+    /// More than 11 rows or files, or too many to count.
+    #[error("the board is larger than 11 × 11")]
+    TooLarge,
+    /// A row of another width than the first.
+    #[error("row {row} has {cells} cells, not {width}")]
+    Ragged {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// Its cells.
+        cells: usize,
+        /// The first row's.
+        width: u8,
+    },
+    /// A character the legend does not have.
+    #[error("`{0}` is not in the legend")]
+    NotInLegend(char),
+}
+
 /// A level drawn in the legend of docs/rules.md: rows top rank first, cells
 /// separated by optional spaces. `#` wall, `.` floor, `1`/`2` start squares,
 /// `F` the flag, `i c r s` crates by stage. Goals take their default; the
@@ -72,23 +94,23 @@ pub fn cell_list(cells: Bitboard) -> String {
 /// assert_eq!(level.width, 5);
 /// assert!(level.start_state(Default::default()).is_ok());
 /// ```
-pub fn level_from_diagram(id: &str, text: &str) -> Result<crate::level::Level, String> {
+pub fn level_from_diagram(id: &str, text: &str) -> Result<crate::level::Level, DiagramError> {
     let rows: Vec<Vec<char>> = text
         .lines()
         .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
         .filter(|r| !r.is_empty())
         .collect();
-    let height = u8::try_from(rows.len()).map_err(|_| "too many rows".to_owned())?;
-    let width = u8::try_from(rows.first().map_or(0, Vec::len)).map_err(|_| "row too long".to_owned())?;
+    let height = u8::try_from(rows.len()).map_err(|_| DiagramError::TooLarge)?;
+    let width = u8::try_from(rows.first().map_or(0, Vec::len)).map_err(|_| DiagramError::TooLarge)?;
     let mut level = crate::level::Level::new(id, width, height);
     level.starts = crate::rules::ByPlayer::new(None, None);
     for (r, row) in rows.iter().enumerate() {
         if row.len() != width as usize {
-            return Err(format!("row {} has {} cells, not {width}", r + 1, row.len()));
+            return Err(DiagramError::Ragged { row: r + 1, cells: row.len(), width });
         }
         let rank = height - 1 - r as u8;
         for (file, &ch) in row.iter().enumerate() {
-            let cell = Cell::try_new(file as u8, rank).ok_or("board larger than 11 × 11")?;
+            let cell = Cell::try_new(file as u8, rank).ok_or(DiagramError::TooLarge)?;
             match ch {
                 '#' => level.walls.insert(cell),
                 '.' => {}
@@ -99,7 +121,7 @@ pub fn level_from_diagram(id: &str, text: &str) -> Result<crate::level::Level, S
                     let stage = crate::rules::Stage::ALL
                         .into_iter()
                         .find(|s| s.symbol() == other)
-                        .ok_or_else(|| format!("`{other}` is not in the legend"))?;
+                        .ok_or(DiagramError::NotInLegend(other))?;
                     level.crates.insert(cell, stage);
                 }
             }

@@ -37,14 +37,36 @@ impl fmt::Display for JumpRule {
     }
 }
 
+/// A jump rule's name that is none of `diagonal`, `straight` or `none`.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("`{0}` is not a jump rule (expected `diagonal`, `straight` or `none`)")]
+pub struct ParseJumpRuleError(pub String);
+
 impl FromStr for JumpRule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<JumpRule, String> {
-        JumpRule::ALL
-            .into_iter()
-            .find(|j| j.name() == s)
-            .ok_or_else(|| format!("`{s}` is not a jump rule (expected `diagonal`, `straight` or `none`)"))
+    type Err = ParseJumpRuleError;
+    fn from_str(s: &str) -> Result<JumpRule, ParseJumpRuleError> {
+        JumpRule::ALL.into_iter().find(|j| j.name() == s).ok_or_else(|| ParseJumpRuleError(s.to_owned()))
     }
+}
+
+/// A value a rule option cannot take.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum RuleValueError {
+    /// The option is not a number (`jump`).
+    #[error("`{}` is not a number", .0.key())]
+    NotANumber(RuleOption),
+    /// The value lies outside the option's range.
+    #[error("`{}` must be from {low} to {high}, not {value}", option.key())]
+    OutOfRange {
+        /// The option.
+        option: RuleOption,
+        /// The value given.
+        value: i64,
+        /// The least value allowed.
+        low: i64,
+        /// The greatest value allowed.
+        high: i64,
+    },
 }
 
 /// The rule options of docs/rules.md, with their defaults.
@@ -156,13 +178,13 @@ impl Rules {
     }
 
     /// Sets a numeric option. Values outside [`RuleOption::range`] are
-    /// refused with a message.
-    pub fn set_number(&mut self, option: RuleOption, value: i64) -> Result<(), String> {
-        let Some((lo, hi)) = option.range() else {
-            return Err(format!("`{}` is not a number", option.key()));
+    /// refused.
+    pub fn set_number(&mut self, option: RuleOption, value: i64) -> Result<(), RuleValueError> {
+        let Some((low, high)) = option.range() else {
+            return Err(RuleValueError::NotANumber(option));
         };
-        if !(lo..=hi).contains(&value) {
-            return Err(format!("`{}` must be from {lo} to {hi}, not {value}", option.key()));
+        if !(low..=high).contains(&value) {
+            return Err(RuleValueError::OutOfRange { option, value, low, high });
         }
         // In range, so the narrowing casts below cannot lose anything.
         match option {
