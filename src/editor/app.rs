@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use super::command::{Command, Field, Overlay, Tool};
 use super::document::Document;
 use super::files::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack, write_atomic};
+use super::overlays::Overlays;
 use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
 use crate::level::edit::Mirror;
 use crate::level::format::{parse_pack, write_pack};
@@ -151,6 +152,8 @@ pub struct EditorApp {
     dialogs: Box<dyn FileDialogs>,
     paths: AppPaths,
     cache: HashMap<u64, Arc<LevelReport>>,
+    /// The board's overlays per level content, beside `cache`.
+    overlays: HashMap<u64, Arc<Overlays>>,
     problems: (u64, Arc<Vec<Problem>>),
     pending: Vec<Command>,
     /// When the recovery file was last written, on the UI's clock (seconds).
@@ -200,6 +203,7 @@ impl EditorApp {
             dialogs,
             paths,
             cache: HashMap::new(),
+            overlays: HashMap::new(),
             problems: (u64::MAX, Arc::new(Vec::new())),
             pending: Vec::new(),
             last_autosave: f64::NEG_INFINITY,
@@ -246,6 +250,22 @@ impl EditorApp {
                 .entry(key)
                 .or_insert_with(|| Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))),
         )
+    }
+
+    /// The board's overlays of `level`, computed once per content.
+    pub fn overlays(&mut self, level: &Level) -> Arc<Overlays> {
+        let key = level_key(level, &self.doc.pack.rules);
+        if self.overlays.len() > 2_000 {
+            self.overlays.clear();
+        }
+        Arc::clone(self.overlays.entry(key).or_insert_with(|| Arc::new(Overlays::of(level))))
+    }
+
+    /// The overlays of `level` if they were computed already (for views
+    /// that only read).
+    #[must_use]
+    pub fn cached_overlays(&self, level: &Level) -> Option<Arc<Overlays>> {
+        self.overlays.get(&level_key(level, &self.doc.pack.rules)).cloned()
     }
 
     /// The validation problems of the pack, computed once per edit.

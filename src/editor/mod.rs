@@ -10,6 +10,7 @@ pub mod command;
 pub mod document;
 pub mod files;
 pub mod job;
+pub mod overlays;
 mod play_ui;
 pub mod sandbox;
 mod ui;

@@ -432,9 +432,8 @@ fn balance_check(
     if greedy.verdicts.unbalanced || cancel.load(Ordering::Relaxed) {
         return None;
     }
-    if sim::settle(start).is_some() {
-        return None;
-    }
+    // The check asks the solver first: a forced win ends it, decided, with
+    // no strong game played.
     let plan = options.balance;
     let config = sim::Config {
         seed,

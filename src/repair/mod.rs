@@ -584,7 +584,7 @@ pub fn repair(
                 };
                 // A forced win the solver proves cannot be balanced.
                 match next.start_state(rules) {
-                    Ok(start) if sim::settle(&start).is_none() => {}
+                    Ok(start) if sim::settle(&start, cancel).is_none() => {}
                     _ => {
                         out.decided += 1;
                         continue;

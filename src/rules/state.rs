@@ -430,7 +430,12 @@ impl GameState {
 
     /// The routes a slide from `from` to `to` by the side to move would cut.
     fn slide_cuts(&self, from: Cell, to: Cell) -> RouteSet {
-        let before = self.routes_holding();
+        self.slide_cuts_given(self.routes_holding(), from, to)
+    }
+
+    /// [`GameState::slide_cuts`], given the routes that hold now (which
+    /// [`GameState::legal_actions`] finds once for all its slides).
+    fn slide_cuts_given(&self, before: RouteSet, from: Cell, to: Cell) -> RouteSet {
         let mut ends = self.route_ends();
         if self.carrier == Some(self.turn) {
             ends.flag = from;
@@ -470,6 +475,7 @@ impl GameState {
         let here = self.pos[me];
         let opponent = self.pos[me.other()];
         let sole = (self.placements[me] > 0).then(|| self.sole_path_cells());
+        let mut holding: Option<RouteSet> = None;
         for dir in Dir::ALL {
             let Some(target) = here.offset(dir).filter(|&c| self.floor.has(c)) else {
                 continue;
@@ -480,7 +486,10 @@ impl GameState {
                     Some(to) => {
                         let legal = match sole {
                             Some(mask) if !mask.has(to) => true,
-                            _ => self.slide_cuts(target, to).is_empty(),
+                            _ => {
+                                let before = *holding.get_or_insert_with(|| self.routes_holding());
+                                self.slide_cuts_given(before, target, to).is_empty()
+                            }
                         };
                         if legal {
                             list.push(Action::Move(target));

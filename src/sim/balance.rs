@@ -421,7 +421,7 @@ pub fn check_balance(
     progress: &(dyn Fn(Tick) + Sync),
     cancel: &Arc<AtomicBool>,
 ) -> (BalanceCheck, Vec<Vec<GameResult>>) {
-    let forced_win = settle(start);
+    let forced_win = settle(start, cancel);
     if forced_win.is_some() {
         let games = plan.pairings.len() as u32 * base.games.div_ceil(2) * 2;
         progress(Tick::FewerGames(games));
@@ -482,10 +482,11 @@ pub fn check_balance(
 }
 
 /// A forced win of the first player the solver proves from `start` within
-/// [`SETTLE_DEPTH`] actions and [`SETTLE_BUDGET`] positions.
+/// [`SETTLE_DEPTH`] actions and [`SETTLE_BUDGET`] positions; setting
+/// `cancel` ends the search with no proof.
 #[must_use]
-pub fn settle(start: &GameState) -> Option<ForcedWin> {
-    match crate::analysis::solve(start, SETTLE_DEPTH, SETTLE_BUDGET, None) {
+pub fn settle(start: &GameState, cancel: &AtomicBool) -> Option<ForcedWin> {
+    match crate::analysis::solve(start, SETTLE_DEPTH, SETTLE_BUDGET, Some(cancel)) {
         (crate::analysis::Verdict::Proved { line }, _) => {
             Some(ForcedWin { player: start.turn().number(), line })
         }

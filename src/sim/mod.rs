@@ -199,10 +199,28 @@ pub fn run(
     let play = || -> Vec<GameResult> {
         play_range(start, config, 0..games, progress, stop).into_iter().flatten().collect()
     };
-    match rayon::ThreadPoolBuilder::new().num_threads(config.threads).build() {
-        Ok(pool) => pool.install(play),
-        Err(_) => play(),
+    match pool(config.threads) {
+        Some(pool) => pool.install(play),
+        None => play(),
     }
+}
+
+/// The worker pool of `threads` threads (0: one per core), made once per
+/// process and kept: runs follow one another by the hundred in a
+/// generation or a repair, and each would otherwise start its threads
+/// anew. `None` when no pool can be made; the run then plays on the
+/// calling thread.
+fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<usize, Arc<rayon::ThreadPool>>>,
+    > = std::sync::OnceLock::new();
+    let mut pools = POOLS.get_or_init(Default::default).lock().ok()?;
+    if let Some(pool) = pools.get(&threads) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()?);
+    pools.insert(threads, Arc::clone(&pool));
+    Some(pool)
 }
 
 /// Plays games `indices` of a run in parallel on the current pool, in
@@ -257,8 +275,8 @@ pub fn run_sequential(
     let mut kept: Vec<GameResult> = Vec::new();
     let mut seen: std::collections::HashSet<Vec<Action>> = std::collections::HashSet::new();
     let first = start.turn();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok();
-    let threads = pool.as_ref().map_or(1, rayon::ThreadPool::current_num_threads) as u32;
+    let pool = pool(config.threads);
+    let threads = pool.as_deref().map_or(1, rayon::ThreadPool::current_num_threads) as u32;
     // A pair per thread, at least two: a larger batch would play more
     // games past the settling pair, a smaller one leave a core idle.
     let batch = threads.max(2);

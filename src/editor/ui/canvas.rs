@@ -2,12 +2,11 @@
 
 use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
 
-use crate::analysis::MazeGraph;
 use crate::editor::app::EditorApp;
 use crate::editor::board::{BoardLayout, BoardView, paint_level};
 use crate::editor::command::{Command, Tool};
 use crate::level::edit::EditOp;
-use crate::rules::{Bitboard, Cell, Player};
+use crate::rules::Cell;
 
 /// A drag in progress on the board.
 #[derive(Clone, Copy, Debug)]
@@ -21,14 +20,6 @@ pub struct Drag {
     last_pos: egui::Pos2,
 }
 
-/// Steps from the flag to every floor cell, through walls only (crates
-/// break, so they do not count); `None` for floor the flag cannot reach.
-#[must_use]
-pub fn distances_from_flag(level: &crate::level::Level) -> Option<Vec<Option<u16>>> {
-    let flag = level.flag_cell()?;
-    Some(MazeGraph::new(level.floor()).distances(flag).to_vec())
-}
-
 impl EditorApp {
     fn board_view(&mut self, level: &crate::level::Level) -> BoardView {
         let mut view = BoardView { hovered: self.hovered, ..BoardView::default() };
@@ -36,28 +27,14 @@ impl EditorApp {
         if self.prefs.show_sole_path {
             view.sole_path = report.sole_path_cells.iter().copied().collect();
         }
-        if self.prefs.show_routes
-            && let Some(flag) = level.flag_cell()
-        {
-            // Around the crates as painted; over the floor when they cut the way.
-            let with_crates =
-                MazeGraph::new(level.floor() - level.crates.keys().copied().collect::<Bitboard>());
-            let floor = MazeGraph::new(level.floor());
-            let path = |from: Cell, to: Bitboard| {
-                with_crates
-                    .shortest_path(from, to)
-                    .or_else(|| floor.shortest_path(from, to))
-                    .unwrap_or_default()
-            };
-            for p in Player::BOTH {
-                let Some(start) = level.starts[p] else { continue };
-                let mut route = path(start, Bitboard::from_cell(flag));
-                route.extend(path(flag, level.goal_cells(p)).into_iter().skip(1));
-                view.routes.push((p, route));
+        if self.prefs.show_routes || self.prefs.show_distances {
+            let overlays = self.overlays(level);
+            if self.prefs.show_routes {
+                view.routes.clone_from(&overlays.routes);
             }
-        }
-        if self.prefs.show_distances {
-            view.distances = distances_from_flag(level);
+            if self.prefs.show_distances {
+                view.distances.clone_from(&overlays.distances);
+            }
         }
         if let Some(i) = self.selected_finding
             && let Some(finding) = self.current_findings().get(i)

@@ -135,8 +135,9 @@ impl EditorApp {
     /// The heat map's legend: the colours from the flag to the farthest
     /// cell, with their step counts, and the hatching of unreachable floor.
     fn heat_legend_ui(&mut self, ui: &mut Ui) {
-        let Some(level) = self.doc.level() else { return };
-        let Some(distances) = super::canvas::distances_from_flag(level) else {
+        let Some(level) = self.doc.level().cloned() else { return };
+        let overlays = self.overlays(&level);
+        let Some(distances) = overlays.distances.as_ref() else {
             ui.label("Distance heat map: the level has no flag.");
             return;
         };

@@ -349,8 +349,8 @@ impl EditorApp {
         if !level.floor().has(cell) {
             return None;
         }
-        let distances = canvas::distances_from_flag(level)?;
-        Some(match distances[cell.index()] {
+        let overlays = self.cached_overlays(level)?;
+        Some(match overlays.distances.as_ref()?[cell.index()] {
             Some(1) => "1 step from the flag".to_owned(),
             Some(d) => format!("{d} steps from the flag"),
             None => "unreachable from the flag".to_owned(),
