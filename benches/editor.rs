@@ -10,7 +10,7 @@ use divan::{Bencher, black_box};
 use egui::{CentralPanel, Panel, RawInput, Rect, pos2, vec2};
 use pushcrate::editor::EditorApp;
 use pushcrate::editor::command::Command;
-use pushcrate::editor::files::{AppPaths, FileDialogs};
+use pushcrate::editor::storage::{AppPaths, FileDialogs};
 
 fn main() {
     divan::main();

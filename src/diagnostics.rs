@@ -208,6 +208,7 @@ pub fn render(pack: &PackFile, color: bool, limit: usize) -> String {
         let level = match problem.severity() {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
+            Severity::Note => Level::NOTE,
         };
         let message = clean(&problem.message);
         let title = level.primary_title(message.as_ref()).id(problem.code.as_str());

@@ -3,12 +3,12 @@
 
 use std::process::ExitCode;
 
-use pushcrate::cli::{self, Outcome};
+use pushcrate::cli::{self, Handoff};
 
 fn main() -> ExitCode {
     match cli::main() {
-        Outcome::Exit(code) => ExitCode::from(code),
-        Outcome::Edit(pack) => {
+        Handoff::Exit(code) => ExitCode::from(code),
+        Handoff::Edit(pack) => {
             if !pushcrate::editor::display_available() {
                 let what = pack.as_ref().map_or_else(
                     || "the bundled pack".to_owned(),

@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use pushcrate::ai::{Agent, AlphaBeta, Game, Limits, RaceEvaluator, minimax, solve};
-use pushcrate::analysis::Verdict;
+use pushcrate::analysis::Answer;
 use pushcrate::level::Pack;
 use pushcrate::level::record::GameRecord;
 use pushcrate::rules::{Action, GameState, Outcome, Player, Rules, WinKind};
@@ -351,14 +351,14 @@ fn the_solver_proves_constructed_wins() {
     play(&mut three, "c2 d5 c3 b3 c3 d4");
     for (state, n) in [(one, 1), (two, 2), (three, 3)] {
         let (verdict, _) = solve(&state, n, 1_000_000, None);
-        let Verdict::Proved { line } = verdict else { panic!("no forced win in {n}: {verdict:?}") };
+        let Answer::Proved { line } = verdict else { panic!("no forced win in {n}: {verdict:?}") };
         assert_eq!(line.len() as u32, n);
         let mut replay = state;
         for &a in &line {
             replay.play(a).unwrap();
         }
         assert_eq!(replay.outcome(), Some(Outcome::Win { winner: Player::One, by: WinKind::Flag }));
-        assert_eq!(solve(&state, n - 1, 1_000_000, None).0, Verdict::Disproved, "not sooner than {n}");
+        assert_eq!(solve(&state, n - 1, 1_000_000, None).0, Answer::Disproved, "not sooner than {n}");
     }
 }
 
@@ -366,12 +366,12 @@ fn the_solver_proves_constructed_wins() {
 fn the_solver_proves_there_is_none() {
     // From the start of the tiny board player 1 needs five actions.
     let tiny = bundled("tiny");
-    assert_eq!(solve(&tiny, 4, 10_000_000, None).0, Verdict::Disproved);
-    assert!(matches!(solve(&tiny, 5, 10_000_000, None).0, Verdict::Proved { .. }));
+    assert_eq!(solve(&tiny, 4, 10_000_000, None).0, Answer::Disproved);
+    assert!(matches!(solve(&tiny, 5, 10_000_000, None).0, Answer::Proved { .. }));
     // On the open board no win is near.
-    assert_eq!(solve(&bundled("open"), 6, 10_000_000, None).0, Verdict::Disproved);
+    assert_eq!(solve(&bundled("open"), 6, 10_000_000, None).0, Answer::Disproved);
     // A tiny budget admits ignorance.
-    assert_eq!(solve(&bundled("open"), 14, 10, None).0, Verdict::Unknown);
+    assert_eq!(solve(&bundled("open"), 14, 10, None).0, Answer::Unknown);
 }
 
 /// Greedy play on `serpent` repeats one game: the report counts one

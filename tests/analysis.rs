@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use pushcrate::analysis::{
-    AnalysisOptions, FindingCode, LevelReport, MazeGraph, SearchLimits, Verdict, analyze_level, analyze_pack,
+    AnalysisOptions, Answer, FindingCode, LevelReport, MazeGraph, SearchLimits, analyze_level, analyze_pack,
     can_win_within,
 };
 use pushcrate::level::render::level_from_diagram;
@@ -95,7 +95,7 @@ fn a011_forced_win_proved_by_the_solver() {
         state.play(action).unwrap();
     }
     assert!(matches!(state.outcome(), Some(Outcome::Win { winner: Player::One, .. })));
-    assert!(matches!(tiny.search.as_ref().unwrap().first_forces_win, Verdict::Proved { .. }));
+    assert!(matches!(tiny.search.as_ref().unwrap().first_forces_win, Answer::Proved { .. }));
     // Without the bounded search (the editor's live analysis) the solver
     // does not run.
     assert!(!codes(&analyse(pack.level("tiny").unwrap())).contains(&FindingCode::ForcedWin));
@@ -303,7 +303,7 @@ fn a041_stall_found_by_the_search() {
     let (with, without) =
         (analyze_level(&pockets, pack.rules, &options), analyze_level(&opened, pack.rules, &options));
     triggers(FindingCode::Stall, &with, &without);
-    let Verdict::Proved { line } = &with.search.as_ref().unwrap().dead_position else { panic!("not proved") };
+    let Answer::Proved { line } = &with.search.as_ref().unwrap().dead_position else { panic!("not proved") };
     let mut state = pockets.start_state(pack.rules).unwrap();
     for &action in line {
         state.play(action).unwrap();
@@ -322,14 +322,14 @@ fn dead_positions_are_disproved_when_the_space_is_exhausted() {
     let options = AnalysisOptions { budget: 20_000, depth: 10, cancel: None };
     let report = analyze_level(&small, no_placements, &options);
     let search = report.search.as_ref().unwrap();
-    assert_eq!(search.dead_position, Verdict::Disproved, "{search:?}");
+    assert_eq!(search.dead_position, Answer::Disproved, "{search:?}");
     let state = small.start_state(no_placements).unwrap();
     let (verdict, searched) = pushcrate::analysis::exhaust_dead(&state, 20_000, None);
-    assert_eq!(verdict, Verdict::Disproved);
+    assert_eq!(verdict, Answer::Disproved);
     assert!(searched > 100 && searched < 20_000, "{searched} positions");
     let (verdict, _) =
         pushcrate::analysis::exhaust_dead(&small.start_state(Rules::default()).unwrap(), 2_000, None);
-    assert_eq!(verdict, Verdict::Unknown);
+    assert_eq!(verdict, Answer::Unknown);
 }
 
 #[test]
@@ -436,7 +436,7 @@ fn the_search_proves_disproves_and_admits_ignorance() {
     // Player 1 needs c2, c3 (picking the flag up), then two bonus steps home:
     // its win comes on action 5 at the earliest.
     let (verdict, _) = can_win_within(&state, Player::One, limits(5, 1_000_000));
-    let Verdict::Proved { line } = verdict else { panic!("{verdict:?}") };
+    let Answer::Proved { line } = verdict else { panic!("{verdict:?}") };
     let mut replay = state;
     for &action in &line {
         replay.play(action).unwrap();
@@ -446,12 +446,12 @@ fn the_search_proves_disproves_and_admits_ignorance() {
         Some(Outcome::Win { winner: Player::One, by: pushcrate::rules::WinKind::Flag })
     );
     assert!(line.len() <= 5);
-    assert_eq!(can_win_within(&state, Player::One, limits(4, 1_000_000)).0, Verdict::Disproved);
-    assert_eq!(can_win_within(&state, Player::One, limits(1, 1_000_000)).0, Verdict::Disproved);
-    assert_eq!(can_win_within(&state, Player::One, limits(40, 3)).0, Verdict::Unknown);
+    assert_eq!(can_win_within(&state, Player::One, limits(4, 1_000_000)).0, Answer::Disproved);
+    assert_eq!(can_win_within(&state, Player::One, limits(1, 1_000_000)).0, Answer::Disproved);
+    assert_eq!(can_win_within(&state, Player::One, limits(40, 3)).0, Answer::Unknown);
     let cancel = AtomicBool::new(true);
     let cancelled = SearchLimits { depth: 40, budget: 1_000_000, cancel: Some(&cancel) };
-    assert_eq!(can_win_within(&state, Player::One, cancelled).0, Verdict::Unknown);
+    assert_eq!(can_win_within(&state, Player::One, cancelled).0, Answer::Unknown);
 }
 
 #[test]
@@ -477,8 +477,8 @@ fn the_search_agrees_with_brute_force_at_small_depth() {
             let (verdict, _) =
                 can_win_within(&state, player, SearchLimits { depth, budget: 10_000_000, cancel: None });
             let expected = brute(&state, player, depth);
-            assert_eq!(matches!(verdict, Verdict::Proved { .. }), expected, "{player} depth {depth}");
-            assert!(!matches!(verdict, Verdict::Unknown));
+            assert_eq!(matches!(verdict, Answer::Proved { .. }), expected, "{player} depth {depth}");
+            assert!(!matches!(verdict, Answer::Unknown));
         }
     }
 }

@@ -11,7 +11,7 @@ use egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use pushcrate::editor::board::BoardLayout;
-use pushcrate::editor::files::{AppPaths, FileDialogs};
+use pushcrate::editor::storage::{AppPaths, FileDialogs};
 use pushcrate::editor::{EditorApp, Modal};
 use pushcrate::level::format::parse_pack;
 use pushcrate::rules::{Cell, Player, Stage};
@@ -243,7 +243,7 @@ fn saves_and_reopens_through_the_dialog_keeping_comments() {
     let again = std::fs::read_to_string(&path).unwrap();
     assert!(again.starts_with("# kept by hand"));
     assert!(again.contains("#########") || parse_pack(&again).pack.unwrap().levels[0].walls.count() == 3);
-    let backup = std::fs::read_to_string(pushcrate::editor::files::backup_path(&path)).unwrap();
+    let backup = std::fs::read_to_string(pushcrate::editor::storage::backup_path(&path)).unwrap();
     assert_eq!(parse_pack(&backup).pack.unwrap().levels[0].walls.count(), 2);
     // Reopen in a fresh editor.
     let mut other = editor();
@@ -1214,7 +1214,7 @@ fn the_editors_own_writes_refuse_keep_and_name_as_the_command_line_does() {
         ed.harness.state_mut().modal = None;
         assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "keep me\n", "{task:?}");
     }
-    assert!(!pushcrate::editor::files::backup_path(&read_only).exists(), "no backup of a file not saved");
+    assert!(!pushcrate::editor::storage::backup_path(&read_only).exists(), "no backup of a file not saved");
     assert!(ed.app().doc.is_dirty(), "the work is still unsaved, not lost");
 
     let real = dir.join("real.toml");

@@ -2,29 +2,8 @@
 
 use serde::Serialize;
 
-use crate::level::Severity as ProblemSeverity;
+pub use crate::level::Severity;
 use crate::rules::{Action, Bitboard, Cell};
-
-/// How much a finding matters.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The level cannot be played or won as designed.
-    Error,
-    /// Playable, but unfair, stall-prone or otherwise suspicious.
-    Warning,
-    /// Information.
-    Note,
-}
-
-impl From<ProblemSeverity> for Severity {
-    fn from(s: ProblemSeverity) -> Severity {
-        match s {
-            ProblemSeverity::Error => Severity::Error,
-            ProblemSeverity::Warning => Severity::Warning,
-        }
-    }
-}
 
 macro_rules! finding_codes {
     ($($name:ident = $code:literal, $severity:ident, $doc:literal;)*) => {

@@ -23,7 +23,7 @@ pub(crate) use finding::action_names;
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;
 pub use runaway::{Runaway, runaway, sure_pickup};
-pub use search::{Distances, SearchLimits, Verdict, can_win_within, exhaust_dead, is_dead};
+pub use search::{Answer, Distances, SearchLimits, can_win_within, exhaust_dead, is_dead};
 pub use solver::{solve, solve_plain};
 pub use standoff::{Standoff, standoff};
 pub use symmetry::{LevelKey, Symmetry, same_level};
@@ -98,14 +98,14 @@ pub struct SearchReport {
     /// Positions allowed per question.
     pub budget: u64,
     /// Can player 1 win within the depth, with the opponent's help?
-    pub player1_can_win: Verdict,
+    pub player1_can_win: Answer,
     /// Can player 2?
-    pub player2_can_win: Verdict,
+    pub player2_can_win: Answer,
     /// Is there a reachable position from which no win is reachable?
-    pub dead_position: Verdict,
+    pub dead_position: Answer,
     /// Does the player to move at the start force a win within the depth,
     /// whatever the opponent does? (The solver's AND-OR proof search.)
-    pub first_forces_win: Verdict,
+    pub first_forces_win: Answer,
     /// Positions visited in all.
     pub nodes: u64,
 }
@@ -497,18 +497,18 @@ fn bounded_search(
     // found by the fence planner and proved by replaying it.
     let start = MazeGraph::new(state.open());
     let all = fences(state, &start);
-    let mut dead = Verdict::Unknown;
+    let mut dead = Answer::Unknown;
     'pairs: for a in &all {
         for b in &all {
             if a.pocket != b.pocket
                 && let Some(line) = stall_line(state, a, b, 200)
             {
-                dead = Verdict::Proved { line };
+                dead = Answer::Proved { line };
                 break 'pairs;
             }
         }
     }
-    if let Verdict::Proved { line } = &dead {
+    if let Answer::Proved { line } = &dead {
         report.findings.push(
             Finding::new(
                 FindingCode::Stall,
@@ -520,10 +520,10 @@ fn bounded_search(
     // On a small level the whole space may be searched: then the answer is
     // proved or disproved outright.
     let mut n_dead = 0;
-    if dead == Verdict::Unknown {
+    if dead == Answer::Unknown {
         let (verdict, searched) = exhaust_dead(state, options.budget, options.cancel);
         n_dead = searched;
-        if let Verdict::Proved { line } = &verdict {
+        if let Answer::Proved { line } = &verdict {
             report.findings.push(
                 Finding::new(
                     FindingCode::Stall,
@@ -540,7 +540,7 @@ fn bounded_search(
     // A forced win from the start decides the level before it is played,
     // whatever the race or self-play say.
     let (forced, n3) = solve(state, options.depth, options.budget, options.cancel);
-    if let Verdict::Proved { line } = &forced {
+    if let Answer::Proved { line } = &forced {
         let mover = state.turn();
         report.findings.push(
             Finding::new(

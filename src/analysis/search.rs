@@ -24,7 +24,7 @@ pub struct SearchLimits<'a> {
 /// The answer to a bounded question.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 #[serde(tag = "answer", rename_all = "lowercase")]
-pub enum Verdict {
+pub enum Answer {
     /// Proved, with a line of actions from the position searched.
     Proved {
         /// The line.
@@ -282,7 +282,7 @@ fn greedy_line(searcher: &mut Searcher<'_>, state: &GameState) -> Option<Vec<Act
 /// Whether `player` can win from `state` within `limits.depth` actions if
 /// the opponent helps. Also returns the positions visited.
 #[must_use]
-pub fn can_win_within(state: &GameState, player: Player, limits: SearchLimits<'_>) -> (Verdict, u64) {
+pub fn can_win_within(state: &GameState, player: Player, limits: SearchLimits<'_>) -> (Answer, u64) {
     let distances = Distances::new(state);
     let first = distances.lower_bound(state, player);
     let mut searcher = Searcher {
@@ -295,16 +295,16 @@ pub fn can_win_within(state: &GameState, player: Player, limits: SearchLimits<'_
         line: Vec::new(),
     };
     if first == 0 {
-        return (Verdict::Proved { line: Vec::new() }, 0);
+        return (Answer::Proved { line: Vec::new() }, 0);
     }
     if first > limits.depth {
-        return (Verdict::Disproved, 0);
+        return (Answer::Disproved, 0);
     }
     if let Some(line) = greedy_line(&mut searcher, state) {
-        return (Verdict::Proved { line }, searcher.nodes);
+        return (Answer::Proved { line }, searcher.nodes);
     }
     if searcher.aborted {
-        return (Verdict::Unknown, searcher.nodes);
+        return (Answer::Unknown, searcher.nodes);
     }
     // Iterative deepening from the lower bound: the first win found is a
     // shortest one.
@@ -312,13 +312,13 @@ pub fn can_win_within(state: &GameState, player: Player, limits: SearchLimits<'_
         searcher.line.clear();
         if searcher.search(state, depth) {
             let line = std::mem::take(&mut searcher.line);
-            return (Verdict::Proved { line }, searcher.nodes);
+            return (Answer::Proved { line }, searcher.nodes);
         }
         if searcher.aborted {
-            return (Verdict::Unknown, searcher.nodes);
+            return (Answer::Unknown, searcher.nodes);
         }
     }
-    (Verdict::Disproved, searcher.nodes)
+    (Answer::Disproved, searcher.nodes)
 }
 
 /// Whether `state` is stuck for good: the game is not over and each player,
@@ -349,7 +349,7 @@ pub fn is_dead(state: &GameState) -> bool {
 /// when the space is larger than the budget (most levels: placements
 /// multiply it). Draws by agreement are not actions and are left out.
 #[must_use]
-pub fn exhaust_dead(state: &GameState, budget: u64, cancel: Option<&AtomicBool>) -> (Verdict, u64) {
+pub fn exhaust_dead(state: &GameState, budget: u64, cancel: Option<&AtomicBool>) -> (Answer, u64) {
     let mut index: HashMap<u64, usize> = HashMap::new();
     let mut nodes: Vec<GameState> = vec![*state];
     let mut parent: Vec<Option<(usize, Action)>> = vec![None];
@@ -358,7 +358,7 @@ pub fn exhaust_dead(state: &GameState, budget: u64, cancel: Option<&AtomicBool>)
     let mut next = 0;
     while next < nodes.len() {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return (Verdict::Unknown, nodes.len() as u64);
+            return (Answer::Unknown, nodes.len() as u64);
         }
         let here = nodes[next];
         if !here.is_over() {
@@ -369,7 +369,7 @@ pub fn exhaust_dead(state: &GameState, budget: u64, cancel: Option<&AtomicBool>)
                     Some(&id) => id,
                     None => {
                         if nodes.len() as u64 >= budget {
-                            return (Verdict::Unknown, nodes.len() as u64);
+                            return (Answer::Unknown, nodes.len() as u64);
                         }
                         let id = nodes.len();
                         index.insert(child.hash(), id);
@@ -400,7 +400,7 @@ pub fn exhaust_dead(state: &GameState, budget: u64, cancel: Option<&AtomicBool>)
     // Positions were numbered breadth-first: the first unmarked one is the
     // nearest.
     let Some(dead) = (0..nodes.len()).find(|&i| !can_win[i] && !nodes[i].is_over()) else {
-        return (Verdict::Disproved, searched);
+        return (Answer::Disproved, searched);
     };
     let mut line = Vec::new();
     let mut at = dead;
@@ -409,7 +409,7 @@ pub fn exhaust_dead(state: &GameState, budget: u64, cancel: Option<&AtomicBool>)
         at = from;
     }
     line.reverse();
-    (Verdict::Proved { line }, searched)
+    (Answer::Proved { line }, searched)
 }
 
 /// Neighbours of `cell` within `open`.

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::runaway::{Runaway, runaway};
-use super::search::{Distances, Verdict};
+use super::search::{Answer, Distances};
 use crate::rules::{Action, GameState, Outcome, Player};
 
 #[derive(Clone, Copy, Default)]
@@ -198,14 +198,14 @@ impl Prover<'_> {
 /// Whether the side to move of `state` forces a win within `depth` actions.
 /// Returns the verdict and the positions searched.
 #[must_use]
-pub fn solve(state: &GameState, depth: u32, budget: u64, cancel: Option<&AtomicBool>) -> (Verdict, u64) {
+pub fn solve(state: &GameState, depth: u32, budget: u64, cancel: Option<&AtomicBool>) -> (Answer, u64) {
     solve_with(state, depth, budget, cancel, true)
 }
 
 /// [`solve`] without runaways: every reply of the opponent is searched.
 /// The plain reference that benchmarks and tests compare with.
 #[must_use]
-pub fn solve_plain(state: &GameState, depth: u32, budget: u64) -> (Verdict, u64) {
+pub fn solve_plain(state: &GameState, depth: u32, budget: u64) -> (Answer, u64) {
     solve_with(state, depth, budget, None, false)
 }
 
@@ -215,7 +215,7 @@ fn solve_with(
     budget: u64,
     cancel: Option<&AtomicBool>,
     runaways: bool,
-) -> (Verdict, u64) {
+) -> (Answer, u64) {
     let mut prover = Prover {
         player: state.turn(),
         distances: Distances::new(state),
@@ -228,27 +228,27 @@ fn solve_with(
         buffers: Vec::new(),
     };
     if state.is_over() {
-        return (Verdict::Disproved, 0);
+        return (Answer::Disproved, 0);
     }
     // A runaway at the start proves a win at once; deepening would spend
     // the budget proving that no shorter one exists.
     if let Some(walk) = prover.runaway(state).filter(|r| r.plies <= depth) {
         let line = prover.line(state, walk.plies);
         debug_assert!(replays_to_a_win(state, &line), "a runaway's line wins");
-        return (Verdict::Proved { line }, prover.nodes);
+        return (Answer::Proved { line }, prover.nodes);
     }
     // Deepening finds the shortest forced win first.
     for left in 1..=depth {
         match prover.prove(state, left) {
             Some(true) => {
                 let line = prover.line(state, left);
-                return (Verdict::Proved { line }, prover.nodes);
+                return (Answer::Proved { line }, prover.nodes);
             }
             Some(false) => {}
-            None => return (Verdict::Unknown, prover.nodes),
+            None => return (Answer::Unknown, prover.nodes),
         }
     }
-    if prover.aborted { (Verdict::Unknown, prover.nodes) } else { (Verdict::Disproved, prover.nodes) }
+    if prover.aborted { (Answer::Unknown, prover.nodes) } else { (Answer::Disproved, prover.nodes) }
 }
 
 /// Whether `line` played from `state` ends in a win of its side to move.

@@ -10,7 +10,7 @@ use super::{
     DEFAULT_MAX_PROBLEMS, Deny, EXIT_OK, EXIT_PROBLEMS, OutputFormat, clean, err, load, out, refuse,
 };
 use crate::analysis::{
-    AnalysisOptions, Finding, LevelReport, PackReport, Severity, Verdict, Witness, analyze_pack,
+    AnalysisOptions, Answer, Finding, LevelReport, PackReport, Severity, Witness, analyze_pack,
 };
 use crate::diagnostics;
 use crate::level::Pack;
@@ -119,12 +119,12 @@ fn label(severity: Severity) -> &'static str {
     }
 }
 
-fn verdict(v: &Verdict) -> String {
+fn verdict(v: &Answer) -> String {
     match v {
-        Verdict::Proved { line } if line.is_empty() => "proved (already)".to_owned(),
-        Verdict::Proved { line } => format!("proved in {} actions: {}", line.len(), format_actions(line)),
-        Verdict::Disproved => "disproved".to_owned(),
-        Verdict::Unknown => "unknown within the budget".to_owned(),
+        Answer::Proved { line } if line.is_empty() => "proved (already)".to_owned(),
+        Answer::Proved { line } => format!("proved in {} actions: {}", line.len(), format_actions(line)),
+        Answer::Disproved => "disproved".to_owned(),
+        Answer::Unknown => "unknown within the budget".to_owned(),
     }
 }
 

@@ -14,7 +14,7 @@ mod selfplay;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, ValueEnum};
 
 use crate::diagnostics;
 pub use crate::files::BUNDLED;
@@ -36,7 +36,7 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 pub struct Args {
     /// What to do; with none, open the editor on the bundled pack.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<Subcommand>,
 }
 
 /// Output format of reports.
@@ -77,8 +77,8 @@ pub enum Deny {
 }
 
 /// The subcommands.
-#[derive(Debug, Subcommand)]
-pub enum Command {
+#[derive(Debug, clap::Subcommand)]
+pub enum Subcommand {
     /// Open the level editor on a pack, or on the bundled pack.
     Edit(EditArgs),
     /// Validate packs; diagnostics go to stderr. Exit 1 when a pack has errors.
@@ -141,7 +141,7 @@ pub const DEFAULT_MAX_PROBLEMS: usize = 100;
 
 /// What the command line decided.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum Handoff {
     /// Exit with this code.
     Exit(u8),
     /// Open the editor (the binary does), on this pack or the bundled one.
@@ -151,12 +151,12 @@ pub enum Outcome {
 /// Parses the process's arguments and runs them; the editor is left to the
 /// caller.
 #[must_use]
-pub fn main() -> Outcome {
+pub fn main() -> Handoff {
     let args = Args::parse();
     match args.command {
-        None => Outcome::Edit(None),
-        Some(Command::Edit(edit)) => Outcome::Edit(edit.pack),
-        Some(command) => Outcome::Exit(exit_code(run(Args { command: Some(command) }))),
+        None => Handoff::Edit(None),
+        Some(Subcommand::Edit(edit)) => Handoff::Edit(edit.pack),
+        Some(command) => Handoff::Exit(exit_code(run(Args { command: Some(command) }))),
     }
 }
 
@@ -210,19 +210,19 @@ pub fn summary(pack: Option<&Path>) -> u8 {
 pub fn run(args: Args) -> anyhow::Result<u8> {
     match args.command {
         None => default_job(None),
-        Some(Command::Edit(edit)) => default_job(edit.pack.as_deref()),
-        Some(Command::Check(args)) => check(&args),
-        Some(Command::Show(args)) => play::show(&args),
-        Some(Command::Moves(args)) => play::moves(&args),
-        Some(Command::Analyze(args)) => analyze::analyze(&args),
-        Some(Command::Selfplay(args)) => selfplay::selfplay(&args),
-        Some(Command::Solve(args)) => selfplay::solve_command(&args),
-        Some(Command::Generate(args)) => export::generate_command(&args),
-        Some(Command::Repair(args)) => repair::repair_command(&args),
-        Some(Command::Export(args)) => export::export_command(&args),
-        Some(Command::Schema(args)) => export::schema_command(&args),
-        Some(Command::Perft(args)) => play::perft(&args),
-        Some(Command::Conformance(args)) => conformance::conformance_command(&args),
+        Some(Subcommand::Edit(edit)) => default_job(edit.pack.as_deref()),
+        Some(Subcommand::Check(args)) => check(&args),
+        Some(Subcommand::Show(args)) => play::show(&args),
+        Some(Subcommand::Moves(args)) => play::moves(&args),
+        Some(Subcommand::Analyze(args)) => analyze::analyze(&args),
+        Some(Subcommand::Selfplay(args)) => selfplay::selfplay(&args),
+        Some(Subcommand::Solve(args)) => selfplay::solve_command(&args),
+        Some(Subcommand::Generate(args)) => export::generate_command(&args),
+        Some(Subcommand::Repair(args)) => repair::repair_command(&args),
+        Some(Subcommand::Export(args)) => export::export_command(&args),
+        Some(Subcommand::Schema(args)) => export::schema_command(&args),
+        Some(Subcommand::Perft(args)) => play::perft(&args),
+        Some(Subcommand::Conformance(args)) => conformance::conformance_command(&args),
     }
 }
 

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 
 use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out};
 use crate::ai::{Agent, solve};
-use crate::analysis::{AnalysisOptions, Verdict, analyze_level};
+use crate::analysis::{AnalysisOptions, Answer, analyze_level};
 use crate::files::write_file;
 use crate::rules::{GameState, format_actions};
 use crate::sim::{self, Config, Report};
@@ -404,26 +404,26 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
             let mover = state.turn();
             let line = match &verdict {
                 // Only a runaway proves a win with no position searched.
-                Verdict::Proved { line } if nodes == 0 => format!(
+                Answer::Proved { line } if nodes == 0 => format!(
                     "proved: {mover} forces a win within {} actions: {} (a runaway: a walk home nothing can stop, no position searched)",
                     line.len(),
                     format_actions(line)
                 ),
-                Verdict::Proved { line } => format!(
+                Answer::Proved { line } => format!(
                     "proved: {mover} forces a win within {} actions: {} ({nodes} positions)",
                     line.len(),
                     format_actions(line)
                 ),
-                Verdict::Disproved => {
+                Answer::Disproved => {
                     format!(
                         "disproved: {mover} has no forced win within {} actions ({nodes} positions)",
                         args.depth
                     )
                 }
-                Verdict::Unknown if stop.load(Ordering::Relaxed) => {
+                Answer::Unknown if stop.load(Ordering::Relaxed) => {
                     format!("unknown: interrupted after {nodes} positions")
                 }
-                Verdict::Unknown => format!("unknown within the budget of {} positions", args.budget),
+                Answer::Unknown => format!("unknown within the budget of {} positions", args.budget),
             };
             out(&format!("{line}\n"))?;
         }

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::command::{Command, Field, Overlay, Tool};
+use super::command::{Command, FormField, Overlay, Tool};
 use super::document::Document;
-use super::files::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack, write_atomic};
 use super::overlays::Overlays;
+use super::storage::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack, write_atomic};
 use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
 use crate::level::edit::Mirror;
 use crate::level::format::{parse_pack, write_pack};
@@ -500,13 +500,13 @@ impl EditorApp {
             | Command::Paint(_)
             | Command::TogglePlay
             | Command::SetField(
-                Field::LevelId(_)
-                | Field::LevelName(_)
-                | Field::LevelAuthor(_)
-                | Field::LevelTags(_)
-                | Field::LevelNotes(_)
-                | Field::First(_)
-                | Field::DefaultGoals(_),
+                FormField::LevelId(_)
+                | FormField::LevelName(_)
+                | FormField::LevelAuthor(_)
+                | FormField::LevelTags(_)
+                | FormField::LevelNotes(_)
+                | FormField::First(_)
+                | FormField::DefaultGoals(_),
             ) if self.doc.level().is_none() => Some("The pack has no level: add one."),
             _ => None,
         };
@@ -608,18 +608,18 @@ impl EditorApp {
     }
 
     /// Applies a form's change to the pack or the current level.
-    fn set_field(&mut self, field: Field) {
+    fn set_field(&mut self, field: FormField) {
         let Some(key) = field.typing_key() else {
             match field {
                 // The form's widgets keep the value within the option's
                 // range, so a refusal cannot happen; if it did, the rule
                 // would stay as it was, which is the right outcome.
-                Field::Rule(option, value) => self.doc.edit(|pack, _| {
+                FormField::Rule(option, value) => self.doc.edit(|pack, _| {
                     pack.rules.set_number(option, value).ok();
                 }),
-                Field::Jump(jump) => self.doc.edit(|pack, _| pack.rules.jump = jump),
-                Field::First(p) => self.doc.edit(|pack, i| pack.levels[*i].first = p),
-                Field::DefaultGoals(p) => {
+                FormField::Jump(jump) => self.doc.edit(|pack, _| pack.rules.jump = jump),
+                FormField::First(p) => self.doc.edit(|pack, i| pack.levels[*i].first = p),
+                FormField::DefaultGoals(p) => {
                     self.doc.apply(crate::level::edit::EditOp::DefaultGoals(p), Mirror::Off);
                 }
                 _ => {}
@@ -628,18 +628,18 @@ impl EditorApp {
         };
         let text = |t: String| Some(t).filter(|t| !t.is_empty());
         self.doc.edit_text(key, |pack, i| match field {
-            Field::PackName(name) => pack.name = name,
-            Field::PackAuthor(author) => pack.author = text(author),
-            Field::PackDescription(description) => pack.description = text(description),
-            Field::LevelId(id) => pack.levels[i].id = id,
-            Field::LevelName(name) => pack.levels[i].name = name,
-            Field::LevelAuthor(author) => pack.levels[i].author = text(author),
-            Field::LevelTags(tags) => {
+            FormField::PackName(name) => pack.name = name,
+            FormField::PackAuthor(author) => pack.author = text(author),
+            FormField::PackDescription(description) => pack.description = text(description),
+            FormField::LevelId(id) => pack.levels[i].id = id,
+            FormField::LevelName(name) => pack.levels[i].name = name,
+            FormField::LevelAuthor(author) => pack.levels[i].author = text(author),
+            FormField::LevelTags(tags) => {
                 pack.levels[i].tags =
                     tags.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
             }
-            Field::LevelNotes(notes) => pack.levels[i].notes = text(notes),
-            Field::Rule(..) | Field::Jump(_) | Field::First(_) | Field::DefaultGoals(_) => {}
+            FormField::LevelNotes(notes) => pack.levels[i].notes = text(notes),
+            FormField::Rule(..) | FormField::Jump(_) | FormField::First(_) | FormField::DefaultGoals(_) => {}
         });
     }
 

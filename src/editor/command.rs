@@ -143,7 +143,7 @@ impl Overlay {
 /// A change typed or picked in a form: the pack's and the level's fields.
 /// Consecutive changes of one text field are one undo step.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Field {
+pub enum FormField {
     /// The pack's name.
     PackName(String),
     /// The pack's author (empty: none).
@@ -170,21 +170,23 @@ pub enum Field {
     DefaultGoals(Player),
 }
 
-impl Field {
+impl FormField {
     /// The text field this change comes from, for merging typing into one
     /// undo step; `None` for a change that is a step of its own.
     #[must_use]
     pub const fn typing_key(&self) -> Option<&'static str> {
         Some(match self {
-            Field::PackName(_) => "pack.name",
-            Field::PackAuthor(_) => "pack.author",
-            Field::PackDescription(_) => "pack.description",
-            Field::LevelId(_) => "level.id",
-            Field::LevelName(_) => "level.name",
-            Field::LevelAuthor(_) => "level.author",
-            Field::LevelTags(_) => "level.tags",
-            Field::LevelNotes(_) => "level.notes",
-            Field::Rule(..) | Field::Jump(_) | Field::First(_) | Field::DefaultGoals(_) => return None,
+            FormField::PackName(_) => "pack.name",
+            FormField::PackAuthor(_) => "pack.author",
+            FormField::PackDescription(_) => "pack.description",
+            FormField::LevelId(_) => "level.id",
+            FormField::LevelName(_) => "level.name",
+            FormField::LevelAuthor(_) => "level.author",
+            FormField::LevelTags(_) => "level.tags",
+            FormField::LevelNotes(_) => "level.notes",
+            FormField::Rule(..) | FormField::Jump(_) | FormField::First(_) | FormField::DefaultGoals(_) => {
+                return None;
+            }
         })
     }
 }
@@ -272,7 +274,7 @@ pub enum Command {
     /// Open the level generator.
     GenerateLevel,
     /// Change a field of the pack or the current level.
-    SetField(Field),
+    SetField(FormField),
     /// A tool's edit of the current level, with the mirror mode's image.
     Paint(EditOp),
     /// A drag stroke begins: its edits undo as one step.

@@ -8,11 +8,11 @@ mod app;
 pub mod board;
 pub mod command;
 pub mod document;
-pub mod files;
 pub mod job;
 pub mod overlays;
 mod play_ui;
 pub mod sandbox;
+pub mod storage;
 mod ui;
 
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ pub use app::{AUTOSAVE_EVERY, EditorApp, FileTask, GenerateForm, Modal, Then};
 pub use play_ui::announce;
 pub use ui::{ShownFinding, finding_text_color};
 
-use files::{AppPaths, NativeDialogs};
+use storage::{AppPaths, NativeDialogs};
 
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {

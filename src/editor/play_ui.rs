@@ -84,7 +84,7 @@ impl EditorApp {
         let Some(sandbox) = &self.sandbox else { return };
         let record = sandbox.record();
         let text = format!("{record}\n");
-        match super::files::write_atomic(path, &text) {
+        match super::storage::write_atomic(path, &text) {
             Ok(()) => {
                 self.status =
                     format!("Saved the whole game ({} actions) to {}.", record.actions.len(), path.display());

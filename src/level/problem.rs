@@ -6,14 +6,18 @@ use std::ops::Range;
 
 use crate::rules::{Cell, RuleOption};
 
-/// How bad a problem is.
+/// How much a problem of a pack, or a finding of the analysis, matters:
+/// one scale for both.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
-    /// The pack or level cannot be used.
+    /// The pack or level cannot be used, or not played or won as designed.
     Error,
-    /// Playable, but probably not what the designer meant.
+    /// Playable, but probably not what the designer meant: unfair,
+    /// stall-prone or otherwise suspicious.
     Warning,
+    /// Information (findings only: a pack problem is never a note).
+    Note,
 }
 
 macro_rules! codes {

@@ -487,7 +487,7 @@ pub fn check_balance(
 #[must_use]
 pub fn settle(start: &GameState, cancel: &AtomicBool) -> Option<ForcedWin> {
     match crate::analysis::solve(start, SETTLE_DEPTH, SETTLE_BUDGET, Some(cancel)) {
-        (crate::analysis::Verdict::Proved { line }, _) => {
+        (crate::analysis::Answer::Proved { line }, _) => {
             Some(ForcedWin { player: start.turn().number(), line })
         }
         _ => None,

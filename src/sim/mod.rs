@@ -21,7 +21,7 @@ pub use balance::{
     check_balance, settle,
 };
 pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Sequential};
-pub use stats::{ForcedWin, Leaning, Lengths, Rate, Report, Verdicts};
+pub use stats::{ForcedWin, Leaning, Lengths, Rate, Report, RunVerdict};
 
 use crate::ai::Agent;
 use crate::level::record::GameRecord;

@@ -5,7 +5,7 @@ use egui::{Button, Color32, RichText, Ui};
 use super::severity_color;
 use crate::analysis::{FindingCode, Severity, Witness};
 use crate::editor::app::EditorApp;
-use crate::editor::command::{Command, Field};
+use crate::editor::command::{Command, FormField};
 use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player};
 
 /// A finding as the inspector lists it: analysis findings and format
@@ -78,7 +78,7 @@ impl EditorApp {
             .filter(|p| p.field.level() == Some(index))
             .map(|p| ShownFinding {
                 code: p.code.as_str().to_owned(),
-                severity: p.severity().into(),
+                severity: p.severity(),
                 message: p.message.clone(),
                 cells: p.cells.iter().copied().collect(),
                 path: Vec::new(),
@@ -182,19 +182,19 @@ impl EditorApp {
             let mut id = level.id.clone();
             let label = ui.label("Id");
             if ui.text_edit_singleline(&mut id).labelled_by(label.id).changed() {
-                self.command(Command::SetField(Field::LevelId(id)));
+                self.command(Command::SetField(FormField::LevelId(id)));
             }
             ui.end_row();
             let mut name = level.name.clone();
             let label = ui.label("Name");
             if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
-                self.command(Command::SetField(Field::LevelName(name)));
+                self.command(Command::SetField(FormField::LevelName(name)));
             }
             ui.end_row();
             let mut author = level.author.clone().unwrap_or_default();
             let label = ui.label("Author");
             if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
-                self.command(Command::SetField(Field::LevelAuthor(author)));
+                self.command(Command::SetField(FormField::LevelAuthor(author)));
             }
             ui.end_row();
             let mut tags = level.tags.join(", ");
@@ -205,7 +205,7 @@ impl EditorApp {
                 .on_hover_text("Separated by commas")
                 .changed()
             {
-                self.command(Command::SetField(Field::LevelTags(tags)));
+                self.command(Command::SetField(FormField::LevelTags(tags)));
             }
             ui.end_row();
             ui.label("Size");
@@ -227,7 +227,7 @@ impl EditorApp {
                     if ui.radio(level.first == p, format!("Player {}", p.number())).clicked()
                         && level.first != p
                     {
-                        self.command(Command::SetField(Field::First(p)));
+                        self.command(Command::SetField(FormField::First(p)));
                     }
                 }
             });
@@ -241,7 +241,7 @@ impl EditorApp {
                         .on_hover_text(format!("{p}'s goal set back to its start square's rank"))
                         .clicked()
                     {
-                        self.command(Command::SetField(Field::DefaultGoals(p)));
+                        self.command(Command::SetField(FormField::DefaultGoals(p)));
                     }
                 }
             });
@@ -250,7 +250,7 @@ impl EditorApp {
         let mut notes = level.notes.clone().unwrap_or_default();
         let label = ui.label("Notes");
         if ui.add(egui::TextEdit::multiline(&mut notes).desired_rows(3)).labelled_by(label.id).changed() {
-            self.command(Command::SetField(Field::LevelNotes(notes)));
+            self.command(Command::SetField(FormField::LevelNotes(notes)));
         }
     }
 

@@ -5,7 +5,7 @@ use egui::{Color32, RichText, ScrollArea, Sense, Ui};
 use super::severity_color;
 use crate::analysis::Severity;
 use crate::editor::app::EditorApp;
-use crate::editor::command::{Command, Field};
+use crate::editor::command::{Command, FormField};
 use crate::rules::{JumpRule, RuleOption, Rules};
 
 impl EditorApp {
@@ -13,7 +13,7 @@ impl EditorApp {
         let Some(level) = self.doc.pack.levels.get(index).cloned() else { return Severity::Note };
         let problems = self.pack_problems();
         let mine = problems.iter().filter(|p| p.field.level() == Some(index));
-        let mut worst = mine.map(|p| Severity::from(p.severity())).min().unwrap_or(Severity::Note);
+        let mut worst = mine.map(|p| p.severity()).min().unwrap_or(Severity::Note);
         let report = self.report(&level);
         for f in &report.findings {
             worst = worst.min(f.severity);
@@ -83,17 +83,17 @@ impl EditorApp {
         let mut name = self.doc.pack.name.clone();
         let label = ui.label("Name");
         if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
-            self.command(Command::SetField(Field::PackName(name)));
+            self.command(Command::SetField(FormField::PackName(name)));
         }
         let mut author = self.doc.pack.author.clone().unwrap_or_default();
         let label = ui.label("Author");
         if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
-            self.command(Command::SetField(Field::PackAuthor(author)));
+            self.command(Command::SetField(FormField::PackAuthor(author)));
         }
         let mut description = self.doc.pack.description.clone().unwrap_or_default();
         let label = ui.label("Description");
         if ui.text_edit_multiline(&mut description).labelled_by(label.id).changed() {
-            self.command(Command::SetField(Field::PackDescription(description)));
+            self.command(Command::SetField(FormField::PackDescription(description)));
         }
         ui.separator();
         ui.label(RichText::new("Rules").strong());
@@ -111,7 +111,7 @@ impl EditorApp {
                         });
                     let _ = combo.response.labelled_by(label.id);
                     if jump != self.doc.pack.rules.jump {
-                        self.command(Command::SetField(Field::Jump(jump)));
+                        self.command(Command::SetField(FormField::Jump(jump)));
                     }
                     ui.label(format!("default {}", defaults.jump));
                 } else {
@@ -119,7 +119,7 @@ impl EditorApp {
                     let mut value = self.doc.pack.rules.number(option);
                     if ui.add(egui::DragValue::new(&mut value).range(lo..=hi)).labelled_by(label.id).changed()
                     {
-                        self.command(Command::SetField(Field::Rule(option, value)));
+                        self.command(Command::SetField(FormField::Rule(option, value)));
                     }
                     ui.label(format!("default {}", defaults.number(option)));
                 }

@@ -1,4 +1,4 @@
-//! Files: dialogs behind a trait, saving with a backup, exports, saved
+//! The editor's storage: dialogs behind a trait, saving with a backup, exports, saved
 //! preferences and the crash-recovery file.
 
 use std::path::{Path, PathBuf};
