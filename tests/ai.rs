@@ -405,8 +405,8 @@ fn a_forced_win_settles_the_balance_check() {
     let (check, games) =
         sim::check_balance(&start, "tiny", sim::Plan::only(&[[greedy, greedy]]), &config, &record, &stop);
     let forced = check.forced_win.as_ref().expect("the solver settles tiny");
-    assert_eq!((forced.player, forced.line.len()), (1, 5));
-    assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Decided, Some(1)));
+    assert_eq!((forced.player, forced.line.len()), (Player::One, 5));
+    assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Decided, Some(Player::One)));
     // A proof needs no game: none is played, and the games announced are
     // taken back.
     assert_eq!((check.runs.len(), games.len()), (0, 0));
@@ -447,7 +447,12 @@ fn the_sequential_check_stops_at_its_verdict_whatever_the_threads() {
         (check, games, ticks.into_inner().unwrap())
     };
     let (check, games, ticks) = run(1);
-    assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Unbalanced, Some(1)), "{}", check.summary());
+    assert_eq!(
+        (check.verdict, check.favoured),
+        (BalanceVerdict::Unbalanced, Some(Player::One)),
+        "{}",
+        check.summary()
+    );
     let test = check.runs[0].sequential.expect("a sequential run");
     assert_eq!(test.decision, sim::Decision::FirstAhead);
     let played = games[0].len() as u32;
@@ -508,8 +513,8 @@ fn the_balance_verdict_needs_every_pairing_to_agree() {
     let both_even = check(vec![even(), even()]);
     assert_eq!((both_even.verdict, both_even.pairings_disagree), (BalanceVerdict::Balanced, false));
     let both_ahead = check(vec![first_ahead(), first_ahead()]);
-    assert_eq!((both_ahead.verdict, both_ahead.favoured), (BalanceVerdict::Unbalanced, Some(1)));
-    assert_eq!(check(vec![second_ahead(), second_ahead()]).favoured, Some(2));
+    assert_eq!((both_ahead.verdict, both_ahead.favoured), (BalanceVerdict::Unbalanced, Some(Player::One)));
+    assert_eq!(check(vec![second_ahead(), second_ahead()]).favoured, Some(Player::Two));
     for runs in [vec![even(), first_ahead()], vec![first_ahead(), second_ahead()], vec![even(), straddling()]]
     {
         let disagreeing = check(runs);
@@ -527,7 +532,7 @@ fn the_balance_verdict_needs_every_pairing_to_agree() {
 #[test]
 fn a_referee_settles_a_disagreement_with_one_pairing_on_its_side() {
     let ahead = BalanceCheck::refereed("level", vec![first_ahead(), straddling()], first_ahead(), None);
-    assert_eq!((ahead.verdict, ahead.favoured), (BalanceVerdict::Unbalanced, Some(1)));
+    assert_eq!((ahead.verdict, ahead.favoured), (BalanceVerdict::Unbalanced, Some(Player::One)));
     assert!(ahead.pairings_disagree && ahead.refereed && ahead.runs.len() == 3);
     assert!(
         ahead.summary().contains("disagreed, unable to tell, and the referee settled it"),
@@ -562,7 +567,12 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
     let pairings = [[hard, hard], [random, random]];
     let plan = sim::Plan { pairings: &pairings, referee: Some([hard, hard]) };
     let (check, games) = sim::check_balance(&start, "maze", plan, &config, &record, &stop);
-    assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Unbalanced, Some(1)), "{}", check.summary());
+    assert_eq!(
+        (check.verdict, check.favoured),
+        (BalanceVerdict::Unbalanced, Some(Player::One)),
+        "{}",
+        check.summary()
+    );
     assert!(check.refereed && check.pairings_disagree);
     assert_eq!((check.runs.len(), games.len(), games[2].len()), (3, 3, 20));
     let ticks = ticks.into_inner().unwrap();

@@ -73,7 +73,7 @@ fn a010_unfair_race() {
     let report = analyse(&near);
     triggers(FindingCode::UnfairRace, &report, &analyse(&centre));
     let race = report.race.unwrap();
-    assert_eq!((race.first_to_flag, race.lead), (1, 5));
+    assert_eq!((race.first_to_flag, race.lead), (Player::One, 5));
     assert_eq!(analyse(&centre).race.unwrap().lead, 1, "the first mover's tempo alone");
 }
 

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 pub use crate::level::Severity;
-use crate::rules::{Action, Bitboard, Cell};
+use crate::rules::{Action, Bitboard, Cell, Player};
 
 macro_rules! finding_codes {
     ($($name:ident = $code:literal, $severity:ident, $doc:literal;)*) => {
@@ -147,4 +147,21 @@ pub(crate) fn cell_names<S: serde::Serializer>(cells: &[Cell], s: S) -> Result<S
 
 pub(crate) fn action_names<S: serde::Serializer>(actions: &[Action], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(actions.iter().map(ToString::to_string))
+}
+
+/// A player as reports write it: its number, 1 or 2. The report types
+/// carry [`Player`]; the number is what JSON readers get.
+pub(crate) fn player_number<S: serde::Serializer>(player: &Player, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u8(player.number())
+}
+
+/// An optional player as its number, or `null`.
+pub(crate) fn optional_player_number<S: serde::Serializer>(
+    player: &Option<Player>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match player {
+        Some(player) => s.serialize_some(&player.number()),
+        None => s.serialize_none(),
+    }
 }

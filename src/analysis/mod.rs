@@ -19,8 +19,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use fence::{Fence, fence_line, fences, stall_line};
-pub(crate) use finding::action_names;
 pub use finding::{Finding, FindingCode, Severity, Witness};
+pub(crate) use finding::{action_names, optional_player_number, player_number};
 pub use graph::MazeGraph;
 pub use runaway::{Runaway, runaway, sure_pickup};
 pub use search::{Answer, Distances, SearchLimits, can_win_within, exhaust_dead, is_dead};
@@ -50,13 +50,12 @@ impl Default for AnalysisOptions<'_> {
 }
 
 /// The proof for one route: a path joining its ends, or the walled-in
-/// region that separates them.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+/// region that separates them. Written as `route` (`"start-to-flag"` or
+/// `"flag-to-goal"`) and `player` (1 or 2), then the fields below.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct RouteProof {
-    /// `"start-to-flag"` or `"flag-to-goal"`.
-    pub route: &'static str,
-    /// 1 or 2.
-    pub player: u8,
+    /// The route, which names its player.
+    pub route: Route,
     /// Whether the route holds over the floor (walls only).
     pub holds: bool,
     /// Whether it still holds with the initial crates.
@@ -65,11 +64,39 @@ pub struct RouteProof {
     pub witness: Witness,
 }
 
+impl Serialize for RouteProof {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("RouteProof", 5)?;
+        out.serialize_field("route", route_name(self.route))?;
+        out.serialize_field("player", &self.route.player().number())?;
+        out.serialize_field("holds", &self.holds)?;
+        out.serialize_field("holds_with_crates", &self.holds_with_crates)?;
+        out.serialize_field("witness", &self.witness)?;
+        out.end()
+    }
+}
+
+impl RouteProof {
+    /// The player whose route it is.
+    #[must_use]
+    pub const fn player(&self) -> Player {
+        self.route.player()
+    }
+
+    /// `"start-to-flag"` or `"flag-to-goal"`, as reports write it.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        route_name(self.route)
+    }
+}
+
 /// One player's leg of the race to the flag and home (walls only).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 pub struct RaceLeg {
-    /// 1 or 2.
-    pub player: u8,
+    /// The player (written as 1 or 2).
+    #[serde(serialize_with = "finding::player_number")]
+    pub player: Player,
     /// Steps from the start square to the flag.
     pub to_flag: u32,
     /// Steps from the flag to the nearest goal cell.
@@ -84,8 +111,9 @@ pub struct RaceLeg {
 pub struct Race {
     /// Both legs.
     pub legs: [RaceLeg; 2],
-    /// Who reaches the flag first.
-    pub first_to_flag: u8,
+    /// Who reaches the flag first (written as 1 or 2).
+    #[serde(serialize_with = "finding::player_number")]
+    pub first_to_flag: Player,
     /// By how many actions of the game.
     pub lead: u32,
 }
@@ -240,7 +268,6 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
 
     // Route proofs.
     for route in Route::ALL {
-        let p = route.player();
         let (from, to) = match route {
             Route::StartToFlag(p) => (state.start(p), Bitboard::from_cell(state.flag())),
             Route::FlagToGoal(p) => (state.flag(), state.goals(p)),
@@ -262,8 +289,7 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
             );
         }
         report.routes.push(RouteProof {
-            route: route_name(route),
-            player: p.number(),
+            route,
             holds: matches!(witness, Witness::Path { .. }),
             holds_with_crates,
             witness,
@@ -446,13 +472,13 @@ fn race(state: &GameState, graph: &MazeGraph, report: &mut LevelReport) {
         // Running straight for the flag, the first player's n-th action is
         // the game's action 2n - 1, the second player's 2n.
         let on = if p == state.turn() { 2 * to_flag - 1 } else { 2 * to_flag };
-        Some(RaceLeg { player: p.number(), to_flag, to_goal: u32::from(to_goal), reaches_flag_on_action: on })
+        Some(RaceLeg { player: p, to_flag, to_goal: u32::from(to_goal), reaches_flag_on_action: on })
     };
     let (Some(one), Some(two)) = (leg(Player::One), leg(Player::Two)) else { return };
     let (first, lead) = if one.reaches_flag_on_action <= two.reaches_flag_on_action {
-        (1, two.reaches_flag_on_action - one.reaches_flag_on_action)
+        (Player::One, two.reaches_flag_on_action - one.reaches_flag_on_action)
     } else {
-        (2, one.reaches_flag_on_action - two.reaches_flag_on_action)
+        (Player::Two, one.reaches_flag_on_action - two.reaches_flag_on_action)
     };
     report.race = Some(Race { legs: [one, two], first_to_flag: first, lead });
     if lead < 2

@@ -173,11 +173,11 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport) {
             _ => "cut by walls".to_owned(),
         };
         let crates = if proof.holds && !proof.holds_with_crates { ", cut by initial crates" } else { "" };
-        out.push_str(&format!("  route: player {} {}: {how}{crates}\n", proof.player, proof.route));
+        out.push_str(&format!("  route: {} {}: {how}{crates}\n", proof.player(), proof.name()));
     }
     if let Some(race) = &report.race {
         out.push_str(&format!(
-            "  race: player {} reaches the flag first, by {} action(s); to flag {} / {}, flag to goal {} / {} steps\n",
+            "  race: {} reaches the flag first, by {} action(s); to flag {} / {}, flag to goal {} / {} steps\n",
             race.first_to_flag, race.lead, race.legs[0].to_flag, race.legs[1].to_flag, race.legs[0].to_goal, race.legs[1].to_goal
         ));
     }

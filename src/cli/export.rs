@@ -276,7 +276,7 @@ fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_
     t.insert("valid", value(!report.has_errors()));
     let mut routes = InlineTable::new();
     for proof in &report.routes {
-        let key = format!("p{}_{}", proof.player, proof.route.replace('-', "_"));
+        let key = format!("p{}_{}", proof.player().number(), proof.name().replace('-', "_"));
         let steps = match &proof.witness {
             Witness::Path { cells } => cells.len() as i64 - 1,
             _ => -1,
@@ -286,7 +286,7 @@ fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_
     t.insert("route_steps", value(routes));
     if let Some(race) = &report.race {
         let mut r = InlineTable::new();
-        r.insert("first_to_flag", i64::from(race.first_to_flag).into());
+        r.insert("first_to_flag", i64::from(race.first_to_flag.number()).into());
         r.insert("lead", i64::from(race.lead).into());
         t.insert("race", value(r));
     }

@@ -9,7 +9,7 @@ use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out
 use crate::files::{Output, is_json, same_file};
 use crate::level::render::diagram;
 use crate::repair::{Edit, Options, Progress, Proposal, Repair, repair};
-use crate::rules::{Bitboard, Rules};
+use crate::rules::{Bitboard, Player, Rules};
 use crate::sim::Rate;
 
 /// What `repair` was asked.
@@ -87,7 +87,7 @@ fn proposal_json(p: &Proposal, before: Rate) -> Value {
     let check = p.check.as_ref().map(|c| {
         json!({
             "verdict": c.verdict.name(),
-            "favoured": c.favoured,
+            "favoured": c.favoured.map(Player::number),
             "pairings": c.runs.iter().map(|r| json!({
                 "agents": r.agents,
                 "games": r.games,

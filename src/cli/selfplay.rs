@@ -216,7 +216,7 @@ fn pct(x: f64) -> String {
 fn scores_text(r: &Report) -> String {
     let mut out = String::new();
     out += &format!(
-        "  first player (player {}) scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}\n",
+        "  first player ({}) scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}\n",
         r.first_player,
         pct(r.first_player_score.rate),
         pct(r.first_player_score.low),
@@ -306,8 +306,8 @@ fn text(r: &Report) -> String {
         let verdict = match test.decision {
             sim::Decision::Open => "not settled".to_owned(),
             sim::Decision::Balanced => "balanced".to_owned(),
-            sim::Decision::FirstAhead => format!("player {} ahead", r.first_player),
-            sim::Decision::SecondAhead => format!("player {} ahead", 3 - r.first_player),
+            sim::Decision::FirstAhead => format!("{} ahead", r.first_player),
+            sim::Decision::SecondAhead => format!("{} ahead", r.first_player.other()),
             sim::Decision::Uncertain => "uncertain at the cap".to_owned(),
         };
         out += &format!(
@@ -333,7 +333,7 @@ fn check_text(check: &sim::BalanceCheck) -> String {
     let mut out = String::new();
     if let Some(forced) = &check.forced_win {
         out += &format!(
-            "level `{}`: settled by the solver: player {} forces a win in {} actions: {}\n",
+            "level `{}`: settled by the solver: {} forces a win in {} actions: {}\n",
             clean(&check.level),
             forced.player,
             forced.line.len(),

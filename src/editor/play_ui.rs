@@ -737,7 +737,7 @@ fn balance_check_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<
     if let Some(forced) = &check.forced_win {
         ui.label(
             RichText::new(format!(
-                "Settled by the solver: player {} forces a win in {} actions ({}). The games below do not change that.",
+                "Settled by the solver: {} forces a win in {} actions ({}). The games below do not change that.",
                 forced.player,
                 forced.line.len(),
                 crate::rules::format_actions(&forced.line)

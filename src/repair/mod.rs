@@ -272,10 +272,10 @@ impl Proposal {
                 "decided: the solver proves a forced win".into()
             }
             Some(BalanceCheck { verdict: BalanceVerdict::Unbalanced, favoured: Some(p), .. }) if closer => {
-                format!("closer, player {p} still ahead: {interval}")
+                format!("closer, {p} still ahead: {interval}")
             }
             Some(BalanceCheck { verdict: BalanceVerdict::Unbalanced, favoured: Some(p), .. }) => {
-                format!("not balanced, player {p} ahead: {interval}")
+                format!("not balanced, {p} ahead: {interval}")
             }
             Some(_) if closer => format!("closer: {interval}"),
             Some(_) => format!("not balanced: {interval}"),
@@ -451,7 +451,7 @@ fn concerns(level: &Level, rules: Rules) -> Option<(BTreeMap<String, usize>, Lev
 fn race_lead(report: &LevelReport, first: Player) -> Option<i64> {
     let race = report.race?;
     let lead = i64::from(race.lead);
-    Some(if race.first_to_flag == first.number() { lead } else { -lead })
+    Some(if race.first_to_flag == first { lead } else { -lead })
 }
 
 /// A candidate: its edits and level.

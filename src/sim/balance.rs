@@ -26,7 +26,7 @@ use super::{
 };
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
-use crate::rules::GameState;
+use crate::rules::{GameState, Player};
 
 /// The pairings of the default balance check: expert against expert, and
 /// deep against deep, two turns deeper (master's depth on a seventh of its
@@ -126,9 +126,10 @@ pub struct BalanceCheck {
     pub level: String,
     /// The verdict that holds under every pairing.
     pub verdict: BalanceVerdict,
-    /// The player (1 or 2) ahead, when the verdict is decided or
+    /// The player ahead (written as 1 or 2), when the verdict is decided or
     /// unbalanced.
-    pub favoured: Option<u8>,
+    #[serde(serialize_with = "crate::analysis::optional_player_number")]
+    pub favoured: Option<Player>,
     /// Whether the pairings' own balance verdicts differ (the referee's
     /// apart).
     pub pairings_disagree: bool,
@@ -208,7 +209,7 @@ impl BalanceCheck {
         let (verdict, favoured) = match (&forced_win, agreed) {
             (Some(forced), _) => (BalanceVerdict::Decided, Some(forced.player)),
             (None, Some(Leaning::Even)) => (BalanceVerdict::Balanced, None),
-            (None, Some(Leaning::Ahead(player))) => (BalanceVerdict::Unbalanced, Some(player.number())),
+            (None, Some(Leaning::Ahead(player))) => (BalanceVerdict::Unbalanced, Some(player)),
             (None, None) => (BalanceVerdict::Uncertain, None),
         };
         let refereed = pairings_disagree && referee.is_some();
@@ -302,7 +303,7 @@ impl BalanceCheck {
         };
         let mut text = match (self.verdict, &self.forced_win) {
             (BalanceVerdict::Decided, Some(forced)) => format!(
-                "decided: player {} forces a win in {} actions (the solver's proof overrides the games)",
+                "decided: {} forces a win in {} actions (the solver's proof overrides the games)",
                 forced.player,
                 forced.line.len()
             ),
@@ -314,11 +315,11 @@ impl BalanceCheck {
             }
             (BalanceVerdict::Unbalanced, _) if sequential => format!(
                 "unbalanced: player {} is ahead, the sequential test settling the first player's score outside 40–60% under {pairings}{overruled}",
-                self.favoured.unwrap_or(0)
+                self.favoured.map_or(0, Player::number)
             ),
             (BalanceVerdict::Unbalanced, _) => format!(
                 "unbalanced: player {} is ahead, the first player's interval lying outside 40–60% under {pairings}{overruled}",
-                self.favoured.unwrap_or(0)
+                self.favoured.map_or(0, Player::number)
             ),
             (BalanceVerdict::Uncertain, _) if self.interrupted => format!(
                 "uncertain: the check was stopped before every pairing had its verdict ({})",
@@ -378,11 +379,10 @@ fn run_side(report: &Report) -> String {
     let score = report.first_player_score;
     match report.leaning() {
         None if report.games > 0 => {
-            let second = if report.first_player == 1 { 2 } else { 1 };
             let leaning = if score.rate > 0.5 {
-                format!("leaning to player {}", report.first_player)
+                format!("leaning to {}", report.first_player)
             } else if score.rate < 0.5 {
-                format!("leaning to player {second}")
+                format!("leaning to {}", report.first_player.other())
             } else {
                 "leaning to neither".to_owned()
             };
@@ -487,9 +487,7 @@ pub fn check_balance(
 #[must_use]
 pub fn settle(start: &GameState, cancel: &AtomicBool) -> Option<ForcedWin> {
     match crate::analysis::solve(start, SETTLE_DEPTH, SETTLE_BUDGET, Some(cancel)) {
-        (crate::analysis::Answer::Proved { line }, _) => {
-            Some(ForcedWin { player: start.turn().number(), line })
-        }
+        (crate::analysis::Answer::Proved { line }, _) => Some(ForcedWin { player: start.turn(), line }),
         _ => None,
     }
 }

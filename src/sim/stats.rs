@@ -122,8 +122,9 @@ pub struct Report {
     /// Games ended by a position occurring a third time: the agents'
     /// loop, counted as a draw, not as a stall of the level.
     pub repetitions: u32,
-    /// 1 or 2: who moves first in this level.
-    pub first_player: u8,
+    /// Who moves first in this level (written as 1 or 2).
+    #[serde(serialize_with = "crate::analysis::player_number")]
+    pub first_player: Player,
     /// The first player's score (a draw or stall counting half).
     pub first_player_score: Rate,
     /// The first player's win rate minus the second player's.
@@ -148,8 +149,9 @@ pub struct Report {
 /// A forced win proved by the solver.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct ForcedWin {
-    /// 1 or 2.
-    pub player: u8,
+    /// The player who forces the win (written as 1 or 2).
+    #[serde(serialize_with = "crate::analysis::player_number")]
+    pub player: Player,
     /// The winning line from the start, in the notation of docs/rules.md.
     #[serde(serialize_with = "crate::analysis::action_names")]
     pub line: Vec<crate::rules::Action>,
@@ -158,8 +160,8 @@ pub struct ForcedWin {
 impl Report {
     /// The player who moves first in the report's games.
     #[must_use]
-    pub fn first(&self) -> Player {
-        Player::from_number(i64::from(self.first_player)).unwrap_or(Player::One)
+    pub const fn first(&self) -> Player {
+        self.first_player
     }
 
     /// Where the first player's interval lies against 40–60%: within
@@ -257,7 +259,7 @@ impl Report {
             draws,
             stalls,
             repetitions,
-            first_player: first.number(),
+            first_player: first,
             first_player_score,
             first_player_advantage: w_first - w_second,
             balance: 1.0 - (w_first - w_second).abs(),

@@ -272,7 +272,7 @@ impl EditorApp {
             let report = self.report(&level);
             if let Some(race) = report.race {
                 ui.label(format!(
-                    "Race: player {} reaches the flag first, by {} action(s). To the flag {} / {} steps, home {} / {}.",
+                    "Race: {} reaches the flag first, by {} action(s). To the flag {} / {} steps, home {} / {}.",
                     race.first_to_flag, race.lead, race.legs[0].to_flag, race.legs[1].to_flag, race.legs[0].to_goal, race.legs[1].to_goal
                 ));
             }
