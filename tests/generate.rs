@@ -133,7 +133,7 @@ fn impossible_requests_fail_clearly() {
 #[test]
 fn exports_reimport_unchanged() {
     let pack = Pack::bundled();
-    let json = pushcrate::editor::storage::pack_json(&pack).unwrap();
+    let json = pushcrate::level::write_pack_json(&pack).unwrap();
     assert_eq!(parse_pack_json(&json).pack.unwrap(), pack);
     assert_eq!(parse_pack(&write_pack(&pack)).pack.unwrap(), pack);
 }

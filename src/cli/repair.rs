@@ -237,7 +237,7 @@ pub(super) fn repair_command(args: &RepairArgs) -> anyhow::Result<u8> {
         let mut repaired = pack.clone();
         repaired.levels[index] = best.level.clone();
         let text = if is_json(args.out.as_deref().unwrap_or(&args.pack)) {
-            crate::level::toml_to_json(&crate::level::format::write_pack(&repaired))?
+            crate::level::write_pack_json(&repaired)?
         } else if is_json(&args.pack) {
             crate::level::format::write_pack(&repaired)
         } else {

@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use super::command::{Command, FormField, Overlay, Tool};
 use super::document::Document;
 use super::overlays::Overlays;
-use super::storage::{AppPaths, FileDialogs, Prefs, Recovery, pack_json, save_pack, write_atomic};
+use super::storage::{AppPaths, FileDialogs, Prefs, Recovery, save_pack, write_atomic};
 use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
 use crate::level::edit::Mirror;
 use crate::level::format::{parse_pack, write_pack};
@@ -805,7 +805,11 @@ impl EditorApp {
     }
 
     fn export_to(&mut self, path: &Path, json: bool) {
-        let text = if json { pack_json(&self.doc.pack) } else { Ok(write_pack(&self.doc.pack)) };
+        let text = if json {
+            crate::level::write_pack_json(&self.doc.pack).map_err(anyhow::Error::from)
+        } else {
+            Ok(write_pack(&self.doc.pack))
+        };
         match text.and_then(|t| write_atomic(path, &t)) {
             Ok(()) => self.say(format!("Exported {}.", path.display())),
             Err(e) => self.modal = Some(Modal::Error(crate::diagnostics::error_text(&e))),

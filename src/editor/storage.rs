@@ -208,8 +208,3 @@ pub fn save_pack(path: &Path, pack: &Pack, source: Option<&str>) -> anyhow::Resu
     output.commit(text.as_bytes())?;
     Ok(text)
 }
-
-/// The pack as JSON, mirroring the TOML layout key for key.
-pub fn pack_json(pack: &Pack) -> anyhow::Result<String> {
-    Ok(crate::level::toml_to_json(&write_pack(pack))?)
-}

@@ -41,6 +41,15 @@ pub enum ToJsonError {
     Json(#[from] serde_json::Error),
 }
 
+/// A pack in the JSON layout: its canonical TOML text, key for key. The
+/// one way every tool (export, the editor, repair) writes a pack as JSON.
+///
+/// # Errors
+/// Never for a pack the writer wrote; the error is kept for the types.
+pub fn write_pack_json(pack: &super::Pack) -> Result<String, ToJsonError> {
+    toml_to_json(&super::format::write_pack(pack))
+}
+
 /// A pack's TOML text (as [`super::format::write_pack`] writes it) in the
 /// JSON layout: the same keys, pretty-printed, with a final newline.
 ///

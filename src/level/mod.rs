@@ -10,7 +10,7 @@
 pub mod edit;
 pub mod format;
 mod json;
-pub use json::{ToJsonError, parse_pack_json, toml_to_json};
+pub use json::{ToJsonError, parse_pack_json, toml_to_json, write_pack_json};
 pub mod preserve;
 mod problem;
 pub mod record;
