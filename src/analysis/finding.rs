@@ -1,9 +1,7 @@
 //! Findings: what the analysis reports, each with a stable code.
 
-use serde::Serialize;
-
 pub use crate::level::Severity;
-use crate::rules::{Action, Bitboard, Cell, Player};
+use crate::rules::{Action, Bitboard, Cell};
 
 macro_rules! finding_codes {
     ($($name:ident = $code:literal, $severity:ident, $doc:literal;)*) => {
@@ -73,38 +71,28 @@ impl std::fmt::Display for FindingCode {
     }
 }
 
-impl Serialize for FindingCode {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
 /// Evidence for a finding, which the editor draws and the sandbox replays.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Witness {
     /// A path of cells, in order.
     Path {
         /// The cells.
-        #[serde(serialize_with = "cell_names")]
         cells: Vec<Cell>,
     },
     /// A walled-in region that separates a route's ends.
     Cut {
         /// The region's cells.
-        #[serde(serialize_with = "cell_names")]
         region: Vec<Cell>,
     },
     /// A line of actions from the level's start that replays in the sandbox.
     Line {
         /// The actions, in the notation of docs/rules.md.
-        #[serde(serialize_with = "action_names")]
         actions: Vec<Action>,
     },
 }
 
 /// One finding about a level.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Finding {
     /// The stable code.
     pub code: FindingCode,
@@ -113,7 +101,6 @@ pub struct Finding {
     /// What was found, as a sentence without a final stop.
     pub message: String,
     /// The cells it concerns.
-    #[serde(serialize_with = "cell_names")]
     pub cells: Vec<Cell>,
     /// The evidence, where there is one.
     pub witness: Option<Witness>,
@@ -138,30 +125,5 @@ impl Finding {
     pub fn witness(mut self, witness: Witness) -> Finding {
         self.witness = Some(witness);
         self
-    }
-}
-
-pub(crate) fn cell_names<S: serde::Serializer>(cells: &[Cell], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(cells.iter().map(ToString::to_string))
-}
-
-pub(crate) fn action_names<S: serde::Serializer>(actions: &[Action], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(actions.iter().map(ToString::to_string))
-}
-
-/// A player as reports write it: its number, 1 or 2. The report types
-/// carry [`Player`]; the number is what JSON readers get.
-pub(crate) fn player_number<S: serde::Serializer>(player: &Player, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u8(player.number())
-}
-
-/// An optional player as its number, or `null`.
-pub(crate) fn optional_player_number<S: serde::Serializer>(
-    player: &Option<Player>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match player {
-        Some(player) => s.serialize_some(&player.number()),
-        None => s.serialize_none(),
     }
 }

@@ -15,13 +15,10 @@ mod symmetry;
 
 use std::sync::atomic::AtomicBool;
 
-use rayon::prelude::*;
-use serde::Serialize;
-
 pub use fence::{Fence, fence_line, fences, stall_line};
 pub use finding::{Finding, FindingCode, Severity, Witness};
-pub(crate) use finding::{action_names, optional_player_number, player_number};
 pub use graph::MazeGraph;
+use rayon::prelude::*;
 pub use runaway::{Runaway, runaway, sure_pickup};
 pub use search::{Answer, Distances, SearchLimits, can_win_within, exhaust_dead, is_dead};
 pub use solver::{solve, solve_plain};
@@ -30,7 +27,6 @@ pub use symmetry::{LevelKey, Symmetry, same_level};
 
 use crate::level::{Level, Pack};
 use crate::rules::{Bitboard, Cell, GameState, Player, Route, Rules, SetupProblem};
-use finding::cell_names;
 
 /// What to run beside the static checks.
 #[derive(Clone, Copy, Debug)]
@@ -64,19 +60,6 @@ pub struct RouteProof {
     pub witness: Witness,
 }
 
-impl Serialize for RouteProof {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut out = s.serialize_struct("RouteProof", 5)?;
-        out.serialize_field("route", route_name(self.route))?;
-        out.serialize_field("player", &self.route.player().number())?;
-        out.serialize_field("holds", &self.holds)?;
-        out.serialize_field("holds_with_crates", &self.holds_with_crates)?;
-        out.serialize_field("witness", &self.witness)?;
-        out.end()
-    }
-}
-
 impl RouteProof {
     /// The player whose route it is.
     #[must_use]
@@ -92,10 +75,9 @@ impl RouteProof {
 }
 
 /// One player's leg of the race to the flag and home (walls only).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct RaceLeg {
     /// The player (written as 1 or 2).
-    #[serde(serialize_with = "finding::player_number")]
     pub player: Player,
     /// Steps from the start square to the flag.
     pub to_flag: u32,
@@ -107,19 +89,18 @@ pub struct RaceLeg {
 }
 
 /// The race to the flag.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Race {
     /// Both legs.
     pub legs: [RaceLeg; 2],
     /// Who reaches the flag first (written as 1 or 2).
-    #[serde(serialize_with = "finding::player_number")]
     pub first_to_flag: Player,
     /// By how many actions of the game.
     pub lead: u32,
 }
 
 /// The bounded search's answers.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SearchReport {
     /// Actions looked ahead.
     pub depth: u32,
@@ -139,7 +120,7 @@ pub struct SearchReport {
 }
 
 /// Everything the analysis says about one level.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct LevelReport {
     /// The level's id.
     pub level: String,
@@ -152,7 +133,6 @@ pub struct LevelReport {
     /// The race, when every route holds.
     pub race: Option<Race>,
     /// The sole-path cells of the starting position.
-    #[serde(serialize_with = "cell_names")]
     pub sole_path_cells: Vec<Cell>,
     /// Cells that can take a crate at the start.
     pub placement_cells: u32,
@@ -177,7 +157,7 @@ impl LevelReport {
 }
 
 /// The analysis of a pack: one report per level, in pack order.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PackReport {
     /// The report format's version.
     pub version: u32,

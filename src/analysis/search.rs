@@ -5,9 +5,6 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Serialize;
-
-use super::finding::action_names;
 use crate::rules::{Action, Bitboard, Cell, Dir, GameState, Outcome, Player, Stage};
 
 /// How far and how long to search.
@@ -22,13 +19,11 @@ pub struct SearchLimits<'a> {
 }
 
 /// The answer to a bounded question.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
-#[serde(tag = "answer", rename_all = "lowercase")]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Answer {
     /// Proved, with a line of actions from the position searched.
     Proved {
         /// The line.
-        #[serde(serialize_with = "action_names")]
         line: Vec<Action>,
     },
     /// Every line within the depth was searched: the answer is no.

@@ -1,7 +1,5 @@
 //! Symmetries of a layout, and duplicates within a pack.
 
-use serde::Serialize;
-
 use crate::level::Level;
 use crate::rules::{Bitboard, Cell, Player, Transform};
 
@@ -64,7 +62,7 @@ impl Shape {
 
 /// Which symmetries a layout has. A symmetry that swaps the players makes
 /// the level the same for both, but for who moves first.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Symmetry {
     /// The same after a half turn with the players swapped.
     pub half_turn_swapping_players: bool,

@@ -96,7 +96,7 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
                 out(&text(&file.name, &pack, &report, check_errors))?;
             }
             OutputFormat::Json => json_packs
-                .push(serde_json::json!({ "path": file.name, "valid": !has_errors, "report": report })),
+                .push(serde_json::json!({ "path": file.name, "valid": !has_errors, "report": super::report::pack_report(&report) })),
         }
     }
     let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);

@@ -9,6 +9,7 @@ mod conformance;
 mod export;
 mod play;
 mod repair;
+mod report;
 mod selfplay;
 
 use std::io::{IsTerminal, Write as _};

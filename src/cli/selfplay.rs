@@ -166,9 +166,10 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     match args.format {
         OutputFormat::Json => out(&format!(
             "{}\n",
-            serde_json::to_string_pretty(
-                &serde_json::json!({ "levels": checks, "interrupted": interrupted })
-            )?
+            serde_json::to_string_pretty(&serde_json::json!({
+                "levels": checks.iter().map(super::report::balance_check).collect::<Vec<_>>(),
+                "interrupted": interrupted,
+            }))?
         ))?,
         OutputFormat::Text => {
             let text: String = checks.iter().map(check_text).collect();
@@ -396,7 +397,7 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
                 "depth": args.depth,
                 "budget": args.budget,
                 "nodes": nodes,
-                "verdict": verdict,
+                "verdict": super::report::answer(&verdict),
             });
             out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
         }

@@ -18,8 +18,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Serialize;
-
 use super::{
     Config, ForcedWin, GameResult, Leaning, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, Sequential, run,
     run_sequential,
@@ -89,8 +87,7 @@ pub enum Tick {
 }
 
 /// What a balance check concludes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum BalanceVerdict {
     /// The solver proves a forced win for the first player: the level is
     /// decided before it is played.
@@ -120,7 +117,7 @@ impl BalanceVerdict {
 }
 
 /// One level's balance check: a report per pairing and the verdict.
-#[derive(Clone, PartialEq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct BalanceCheck {
     /// The level's id.
     pub level: String,
@@ -128,7 +125,6 @@ pub struct BalanceCheck {
     pub verdict: BalanceVerdict,
     /// The player ahead (written as 1 or 2), when the verdict is decided or
     /// unbalanced.
-    #[serde(serialize_with = "crate::analysis::optional_player_number")]
     pub favoured: Option<Player>,
     /// Whether the pairings' own balance verdicts differ (the referee's
     /// apart).

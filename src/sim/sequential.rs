@@ -33,8 +33,6 @@
 //! balanced at most 5% of the time; a test drives the rule with synthetic
 //! streams of pairs and checks it (docs/ai.md records the games needed).
 
-use serde::Serialize;
-
 use super::Leaning;
 use crate::rules::Player;
 
@@ -43,7 +41,7 @@ pub const BAND: (f64, f64) = (0.4, 0.6);
 
 /// How a sequential check is run: its error rates and its indifference
 /// half-width (its cap is the run's number of games).
-#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Design {
     /// The chance of calling a level outside the band when it scores
     /// `width` inside an edge.
@@ -89,7 +87,7 @@ const SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// Counts of the five pair outcomes: the first player's points over a
 /// colour-swapped pair, in half points (0 to 4).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Pentanomial {
     /// Pairs by the first player's half points: 0, 1, 2, 3, 4.
     pub counts: [u32; 5],
@@ -193,8 +191,7 @@ fn constrained(p: &[f64; 5], s: f64) -> [f64; 5] {
 }
 
 /// How one edge of the band stands.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Edge {
     /// Not settled yet.
     Open,
@@ -205,8 +202,7 @@ pub enum Edge {
 }
 
 /// Where a sequential check stands, or what it concluded.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Decision {
     /// Still playing.
     Open,
@@ -237,7 +233,7 @@ impl Decision {
 
 /// A sequential check of one pairing: the pairs seen and each edge's
 /// standing.
-#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Sequential {
     /// The design it runs under.
     pub design: Design,

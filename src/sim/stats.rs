@@ -1,8 +1,6 @@
 //! Statistics of a self-play run: win rates with Wilson intervals, balance,
 //! stalls, game lengths, and the verdicts.
 
-use serde::Serialize;
-
 use super::{BAND, GameResult};
 use crate::rules::{Outcome, Player, WinKind};
 
@@ -25,7 +23,7 @@ impl std::fmt::Display for Leaning {
 }
 
 /// A proportion with its 95% Wilson score interval.
-#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Rate {
     /// The observed proportion, 0 to 1.
     pub rate: f64,
@@ -67,7 +65,7 @@ impl Rate {
 }
 
 /// Game lengths in actions.
-#[derive(Clone, Copy, PartialEq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Lengths {
     /// Mean.
     pub mean: f64,
@@ -80,7 +78,7 @@ pub struct Lengths {
 }
 
 /// The verdicts a designer acts on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct RunVerdict {
     /// The first player's score interval lies outside 40–60%.
     pub unbalanced: bool,
@@ -94,7 +92,7 @@ pub struct RunVerdict {
 }
 
 /// The report of one level's self-play run.
-#[derive(Clone, PartialEq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct Report {
     /// The level's id.
     pub level: String,
@@ -123,7 +121,6 @@ pub struct Report {
     /// loop, counted as a draw, not as a stall of the level.
     pub repetitions: u32,
     /// Who moves first in this level (written as 1 or 2).
-    #[serde(serialize_with = "crate::analysis::player_number")]
     pub first_player: Player,
     /// The first player's score (a draw or stall counting half).
     pub first_player_score: Rate,
@@ -147,13 +144,11 @@ pub struct Report {
 }
 
 /// A forced win proved by the solver.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ForcedWin {
     /// The player who forces the win (written as 1 or 2).
-    #[serde(serialize_with = "crate::analysis::player_number")]
     pub player: Player,
     /// The winning line from the start, in the notation of docs/rules.md.
-    #[serde(serialize_with = "crate::analysis::action_names")]
     pub line: Vec<crate::rules::Action>,
 }
 

@@ -1,0 +1,216 @@
+//! The JSON the command line writes for the library's reports. The
+//! analysis and self-play types carry domain values (`Player`, `Route`,
+//! `Cell`, `Action`) and know nothing of serialisation; this module turns
+//! them into the documented layouts (docs/analysis.md, docs/ai.md) at the
+//! edge, so that a layout change is made here, in one place, and a domain
+//! type can change without changing what clients read.
+
+use serde_json::{Value, json};
+
+use crate::analysis::{
+    Answer, Finding, LevelReport, PackReport, Race, RouteProof, SearchReport, Symmetry, Witness,
+};
+use crate::rules::{Action, Cell, Player};
+use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Rate, Report, Sequential};
+
+fn cells(cells: &[Cell]) -> Value {
+    cells.iter().map(ToString::to_string).collect()
+}
+
+fn actions(actions: &[Action]) -> Value {
+    actions.iter().map(ToString::to_string).collect()
+}
+
+fn player(player: Player) -> Value {
+    player.number().into()
+}
+
+/// A bounded search's answer: `{"answer": "proved", "line": [...]}`,
+/// `{"answer": "disproved"}` or `{"answer": "unknown"}`.
+#[must_use]
+pub fn answer(answer: &Answer) -> Value {
+    match answer {
+        Answer::Proved { line } => json!({ "answer": "proved", "line": actions(line) }),
+        Answer::Disproved => json!({ "answer": "disproved" }),
+        Answer::Unknown => json!({ "answer": "unknown" }),
+    }
+}
+
+fn witness(witness: &Witness) -> Value {
+    match witness {
+        Witness::Path { cells: path } => json!({ "kind": "path", "cells": cells(path) }),
+        Witness::Cut { region } => json!({ "kind": "cut", "region": cells(region) }),
+        Witness::Line { actions: line } => json!({ "kind": "line", "actions": actions(line) }),
+    }
+}
+
+fn finding(finding: &Finding) -> Value {
+    json!({
+        "code": finding.code.as_str(),
+        "severity": finding.severity,
+        "message": finding.message,
+        "cells": cells(&finding.cells),
+        "witness": finding.witness.as_ref().map(witness),
+    })
+}
+
+fn route(proof: &RouteProof) -> Value {
+    json!({
+        "route": proof.name(),
+        "player": player(proof.player()),
+        "holds": proof.holds,
+        "holds_with_crates": proof.holds_with_crates,
+        "witness": witness(&proof.witness),
+    })
+}
+
+fn race(race: &Race) -> Value {
+    let leg = |i: usize| {
+        let leg = &race.legs[i];
+        json!({
+            "player": player(leg.player),
+            "to_flag": leg.to_flag,
+            "to_goal": leg.to_goal,
+            "reaches_flag_on_action": leg.reaches_flag_on_action,
+        })
+    };
+    json!({ "legs": [leg(0), leg(1)], "first_to_flag": player(race.first_to_flag), "lead": race.lead })
+}
+
+fn symmetry(symmetry: &Symmetry) -> Value {
+    json!({
+        "half_turn_swapping_players": symmetry.half_turn_swapping_players,
+        "mirror_ranks_swapping_players": symmetry.mirror_ranks_swapping_players,
+        "mirror_files": symmetry.mirror_files,
+    })
+}
+
+fn search(search: &SearchReport) -> Value {
+    json!({
+        "depth": search.depth,
+        "budget": search.budget,
+        "player1_can_win": answer(&search.player1_can_win),
+        "player2_can_win": answer(&search.player2_can_win),
+        "dead_position": answer(&search.dead_position),
+        "first_forces_win": answer(&search.first_forces_win),
+        "nodes": search.nodes,
+    })
+}
+
+/// One level's analysis.
+#[must_use]
+pub fn level_report(report: &LevelReport) -> Value {
+    json!({
+        "level": report.level,
+        "size": report.size,
+        "findings": report.findings.iter().map(finding).collect::<Vec<_>>(),
+        "routes": report.routes.iter().map(route).collect::<Vec<_>>(),
+        "race": report.race.as_ref().map(race),
+        "sole_path_cells": cells(&report.sole_path_cells),
+        "placement_cells": report.placement_cells,
+        "symmetry": symmetry(&report.symmetry),
+        "search": report.search.as_ref().map(search),
+    })
+}
+
+/// A pack's analysis, with its layout version.
+#[must_use]
+pub fn pack_report(report: &PackReport) -> Value {
+    json!({ "version": report.version, "levels": report.levels.iter().map(level_report).collect::<Vec<_>>() })
+}
+
+fn rate(rate: &Rate) -> Value {
+    json!({ "rate": rate.rate, "low": rate.low, "high": rate.high })
+}
+
+fn edge(edge: Edge) -> &'static str {
+    match edge {
+        Edge::Open => "open",
+        Edge::Inside => "inside",
+        Edge::Outside => "outside",
+    }
+}
+
+fn decision(decision: Decision) -> &'static str {
+    match decision {
+        Decision::Open => "open",
+        Decision::Balanced => "balanced",
+        Decision::FirstAhead => "first-ahead",
+        Decision::SecondAhead => "second-ahead",
+        Decision::Uncertain => "uncertain",
+    }
+}
+
+fn sequential(test: &Sequential) -> Value {
+    json!({
+        "design": { "alpha": test.design.alpha, "beta": test.design.beta, "width": test.design.width },
+        "cap": test.cap,
+        "pairs": { "counts": test.pairs.counts },
+        "copies": test.copies,
+        "games": test.games,
+        "upper": edge(test.upper),
+        "lower": edge(test.lower),
+        "llr": test.llr,
+        "decision": decision(test.decision),
+    })
+}
+
+/// One pairing's report.
+#[must_use]
+pub fn run_report(r: &Report) -> Value {
+    json!({
+        "level": r.level,
+        "agents": r.agents,
+        "games": r.games,
+        "distinct_games": r.distinct_games,
+        "interrupted": r.interrupted,
+        "wins_by_player": r.wins_by_player,
+        "wins_by_agent": r.wins_by_agent,
+        "wins_by_flag": r.wins_by_flag,
+        "wins_by_crates": r.wins_by_crates,
+        "draws": r.draws,
+        "stalls": r.stalls,
+        "repetitions": r.repetitions,
+        "first_player": player(r.first_player),
+        "first_player_score": rate(&r.first_player_score),
+        "first_player_advantage": r.first_player_advantage,
+        "balance": r.balance,
+        "agent_a_score": rate(&r.agent_a_score),
+        "stall_rate": rate(&r.stall_rate),
+        "repetition_rate": rate(&r.repetition_rate),
+        "length": {
+            "mean": r.length.mean,
+            "median": r.length.median,
+            "p90": r.length.p90,
+            "spread": r.length.spread,
+        },
+        "verdicts": {
+            "unbalanced": r.verdicts.unbalanced,
+            "uncertain": r.verdicts.uncertain,
+            "stall_prone": r.verdicts.stall_prone,
+        },
+        "sequential": r.sequential.as_ref().map(sequential),
+    })
+}
+
+fn forced_win(forced: &ForcedWin) -> Value {
+    json!({ "player": player(forced.player), "line": actions(&forced.line) })
+}
+
+/// A level's balance check.
+#[must_use]
+pub fn balance_check(check: &BalanceCheck) -> Value {
+    json!({
+        "level": check.level,
+        "verdict": check.verdict.name(),
+        "favoured": check.favoured.map(player),
+        "pairings_disagree": check.pairings_disagree,
+        "refereed": check.refereed,
+        "stall_prone": check.stall_prone,
+        "forced_win": check.forced_win.as_ref().map(forced_win),
+        "interrupted": check.interrupted,
+        "undecided": check.undecided,
+        "explained_by": check.explained_by.iter().map(finding).collect::<Vec<_>>(),
+        "runs": check.runs.iter().map(run_report).collect::<Vec<_>>(),
+    })
+}
