@@ -293,7 +293,7 @@ fn the_report_adds_up() {
     assert!(report.length.median > 0.0 && report.length.p90 >= report.length.median);
     // Every game replays from its record to the same end.
     for result in &results {
-        let end = sim::record("open", result).replay(&pack).unwrap();
+        let end = sim::record(pack.level("open").unwrap(), pack.rules, result).replay(&pack).unwrap();
         assert_eq!(end.outcome(), result.outcome);
     }
 }
@@ -317,12 +317,22 @@ fn stalled_games_are_recorded_and_open_at_their_last_action() {
     let results = sim::run(&start, &cfg, &|| {}, &stop);
     let stalled: Vec<_> = results.iter().filter(|r| r.stalled()).collect();
     assert!(!stalled.is_empty(), "random play stalls on a maze within 20 actions");
+    let pack = Pack::bundled();
+    let maze = pack.level("maze").unwrap();
     for result in stalled {
-        let text = sim::record("maze", result).to_string();
+        let text = sim::record(maze, pack.rules, result).to_string();
         let record: GameRecord = text.parse().unwrap();
-        let positions = record.positions(&Pack::bundled()).unwrap();
+        let positions = record.positions(&pack).unwrap();
         assert_eq!(positions.len(), 21);
         assert!(!positions.last().unwrap().is_over());
+        // The record names the layout, and refuses one edited since.
+        assert!(text.starts_with("maze@"), "{text}");
+        let mut edited = pack.clone();
+        let level = edited.levels.iter_mut().find(|l| l.id == "maze").unwrap();
+        level.flag = Some("a1".parse().unwrap());
+        let refused = record.positions(&edited).unwrap_err();
+        assert!(matches!(refused, pushcrate::level::record::RecordError::LayoutChanged { .. }), "{refused}");
+        assert!(refused.to_string().contains("edited since"), "{refused}");
     }
 }
 

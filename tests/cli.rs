@@ -245,7 +245,10 @@ fn selfplay_saves_stalls_as_records() {
     let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(files.len(), 4);
     let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
-    assert!(text.starts_with("maze:"));
+    assert!(text.starts_with("maze@"), "{text}");
+    // The record names the layout, and so replays on the bundled level.
+    let record: pushcrate::level::record::GameRecord = text.parse().unwrap();
+    assert_eq!(record.positions(&pushcrate::level::Pack::bundled()).unwrap().len(), 11);
 }
 
 #[test]

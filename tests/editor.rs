@@ -481,7 +481,7 @@ fn plays_by_clicks_to_a_flag_win() {
     click_cells(&mut ed, "c2 d5 c3 c2 c1");
     assert_eq!(sandbox(&ed).state().outcome(), Some(Outcome::Win { winner: Player::One, by: WinKind::Flag }));
     assert!(ed.app().status.contains("Player 1 wins"), "{}", ed.app().status);
-    assert_eq!(sandbox(&ed).record().to_string(), "tiny: c2 d5 c3 c2 c1");
+    assert_eq!(sandbox(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 d5 c3 c2 c1");
     // Clicking a cell no action reaches does nothing.
     click_cells(&mut ed, "a5");
     assert_eq!(sandbox(&ed).actions.len(), 5);
@@ -537,7 +537,7 @@ fn undoes_actions_and_jumps_in_the_log() {
     assert_eq!(sandbox(&ed).cursor, 1);
     // A new action after going back replaces the rest of the log.
     click_cells(&mut ed, "b5");
-    assert_eq!(sandbox(&ed).record().to_string(), "tiny: c2 b5");
+    assert_eq!(sandbox(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 b5");
 }
 
 #[test]
@@ -552,7 +552,7 @@ fn switching_to_editing_and_back_loses_neither() {
     ed.click_cell(c("a1"), PointerButton::Primary);
     ed.key(Modifiers::NONE, Key::F5);
     assert!(ed.app().playing);
-    assert_eq!(sandbox(&ed).record().to_string(), "tiny: c2 d5", "the game is kept");
+    assert_eq!(sandbox(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 d5", "the game is kept");
     assert!(ed.harness.query_by_label_contains("The level has changed").is_some());
     ed.key(Modifiers::NONE, Key::F5);
     assert!(ed.level().walls.has(c("a1")), "the edit is kept");
@@ -580,13 +580,25 @@ fn saves_and_reopens_a_game_record() {
     let path = ed.dir.path().join("tiny.record");
     ed.dialogs.answer(Some(path.clone()));
     ed.click("Save game…");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "tiny: c2 d5 c3\n");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "tiny@598e2b8f42940afe: c2 d5 c3\n");
     ed.click("New game");
     assert_eq!(sandbox(&ed).actions.len(), 0);
-    ed.dialogs.answer(Some(path));
+    ed.dialogs.answer(Some(path.clone()));
     ed.click("Open game…");
     assert_eq!(sandbox(&ed).cursor, 3, "opened at its last action");
     assert_eq!(sandbox(&ed).state().carrier(), Some(Player::One));
+    // Once the level is edited, the record names the change instead of
+    // replaying into another layout.
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.click("Wall brush");
+    ed.click_cell(c("a1"), PointerButton::Primary);
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.dialogs.answer(Some(path));
+    ed.click("Open game…");
+    match &ed.app().modal {
+        Some(pushcrate::editor::Modal::Error(why)) => assert!(why.contains("edited since"), "{why}"),
+        other => panic!("no refusal: {other:?}"),
+    }
 }
 
 #[test]
@@ -961,7 +973,11 @@ fn a_past_position_is_marked_and_the_whole_game_is_saved() {
     let path = ed.dir.path().join("tiny.record");
     ed.dialogs.answer(Some(path.clone()));
     ed.click("Save game…");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "tiny: c2 d5 c3\n", "the whole game");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "tiny@598e2b8f42940afe: c2 d5 c3\n",
+        "the whole game"
+    );
     // The computer takes player 2's seat; at a past position where it is
     // to move, it waits.
     ed.harness.state_mut().sandbox.as_mut().unwrap().seats = ByPlayer::new(Seat::Human, Seat::Computer(0));

@@ -151,7 +151,7 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
                     } else {
                         format!("{}-game{}.record", level.id, result.index)
                     };
-                    let text = format!("{}\n", sim::record(&level.id, result));
+                    let text = format!("{}\n", sim::record(level, pack.rules, result));
                     write_file(&dir.join(name), text.as_bytes())?;
                 }
             }

@@ -8,7 +8,7 @@ use super::job::{Job, Poll};
 
 use crate::ai::Agent;
 use crate::level::Level;
-use crate::level::record::GameRecord;
+use crate::level::record::{GameRecord, RecordError};
 use crate::rules::{
     Action, ActionKind, ByPlayer, DrawOfferError, GameState, IllegalAction, Player, Rules, SetupError,
 };
@@ -175,6 +175,9 @@ pub enum SandboxError {
     /// The level breaks a rule of its setup.
     #[error(transparent)]
     Setup(#[from] SetupError),
+    /// A game record was played on another layout of the level.
+    #[error(transparent)]
+    Layout(#[from] RecordError),
     /// A game record's action is illegal on this level.
     #[error("action {number} `{action}` is illegal: {why}")]
     Record {
@@ -234,7 +237,7 @@ impl Sandbox {
     /// position is being viewed.
     #[must_use]
     pub fn record(&self) -> GameRecord {
-        GameRecord { level: self.level.id.clone(), actions: self.actions.clone() }
+        GameRecord { actions: self.actions.clone(), ..GameRecord::on(&self.level, self.rules) }
     }
 
     /// Whether the board shows a past position: actions of the log come
@@ -335,6 +338,7 @@ impl Sandbox {
 
     /// Loads a record's actions on this level and goes to its last action.
     pub fn load(&mut self, record: &GameRecord) -> Result<(), SandboxError> {
+        record.check_layout(&self.level, self.rules)?;
         let mut state = self.positions[0];
         let mut positions = vec![state];
         for (i, &action) in record.actions.iter().enumerate() {

@@ -306,10 +306,10 @@ pub fn run_sequential(
     (kept, test)
 }
 
-/// The game record of a result.
+/// The game record of a result on `level` under `rules`, its layout named.
 #[must_use]
-pub fn record(level: &str, result: &GameResult) -> GameRecord {
-    GameRecord { level: level.to_owned(), actions: result.actions.clone() }
+pub fn record(level: &crate::level::Level, rules: crate::rules::Rules, result: &GameResult) -> GameRecord {
+    GameRecord { actions: result.actions.clone(), ..GameRecord::on(level, rules) }
 }
 
 /// Greedy against greedy in colour-swapped pairs from `start`, on every
