@@ -630,3 +630,31 @@ fn undecided_games_are_explained_by_static_findings() {
     ));
     assert!(!check.undecided && check.explained_by.is_empty());
 }
+
+/// Games played in the background yield to the editor's interface: their
+/// worker threads run at a lower priority (nice 10) than the thread that
+/// draws the window and handles input.
+#[cfg(target_os = "linux")]
+#[test]
+fn game_threads_run_at_a_lower_priority() {
+    let start = bundled("tiny");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let results = sim::run(&start, &config(2, 2), &|| {}, &stop);
+    assert_eq!(results.len(), 2);
+    let mut workers = 0;
+    for task in std::fs::read_dir("/proc/self/task").unwrap() {
+        let dir = task.unwrap().path();
+        let name = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
+        if !name.starts_with("pushcrate-games") {
+            continue;
+        }
+        let stat = std::fs::read_to_string(dir.join("stat")).unwrap();
+        // The fields after the command's closing parenthesis: state is the
+        // 3rd field of stat, nice the 19th.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let nice: i32 = after.split_whitespace().nth(16).unwrap().parse().unwrap();
+        assert_eq!(nice, 10, "{name}");
+        workers += 1;
+    }
+    assert!(workers >= 2, "{workers} game threads found");
+}

@@ -205,6 +205,23 @@ pub fn run(
     }
 }
 
+/// Lowers the calling worker thread's scheduling priority (nice 10), so
+/// that games played in the background never starve the editor's
+/// interface of a core: its thread keeps the default priority and is run
+/// first whenever it has input to handle. Linux only; elsewhere a no-op.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn yield_to_the_interface() {
+    // SAFETY: `setpriority` reads no memory of ours; `PRIO_PROCESS` with
+    // `who = 0` names the calling thread on Linux, whose nice value is per
+    // thread. A failure (a sandbox that forbids it) leaves the priority as
+    // it was, which is harmless.
+    let _ignored = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
+}
+
+#[cfg(not(target_os = "linux"))]
+fn yield_to_the_interface() {}
+
 /// The worker pool of `threads` threads (0: one per core), made once per
 /// process and kept: runs follow one another by the hundred in a
 /// generation or a repair, and each would otherwise start its threads
@@ -218,7 +235,14 @@ fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
     if let Some(pool) = pools.get(&threads) {
         return Some(Arc::clone(pool));
     }
-    let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()?);
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("pushcrate-games-{i}"))
+            .start_handler(|_| yield_to_the_interface())
+            .build()
+            .ok()?,
+    );
     pools.insert(threads, Arc::clone(&pool));
     Some(pool)
 }
