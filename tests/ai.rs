@@ -91,14 +91,7 @@ fn small_positions(count: usize) -> Vec<(GameState, Vec<u64>)> {
                 break;
             }
             history.push(state.key());
-            let actions = state.actions();
-            let moves: Vec<Action> =
-                actions.iter().copied().filter(|a| !matches!(a, Action::Place(_))).collect();
-            let action = if !moves.is_empty() && rng.random_range(0..4) > 0 {
-                moves[rng.random_range(0..moves.len())]
-            } else {
-                actions[rng.random_range(0..actions.len())]
-            };
+            let action = crate::support::mostly_a_move(&state.actions(), &mut rng);
             state.apply(action);
         }
         if state.result().is_none() {

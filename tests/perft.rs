@@ -72,8 +72,7 @@ fn perft_agrees_with_checking_every_action() {
 /// shares no code with it and reads the levels from their JSON export.
 #[test]
 fn an_independent_engine_counts_the_same_on_random_mid_game_positions() {
-    use pushcrate::rules::Action;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut compared = 0;
     for file in ["mazes/default.toml", "mazes/flawed.toml"] {
         let exported = assert_cmd::Command::cargo_bin("pushcrate")
@@ -90,16 +89,7 @@ fn an_independent_engine_counts_the_same_on_random_mid_game_positions() {
             let mut line = Vec::new();
             for stop in [12, 30] {
                 while line.len() < stop && !state.is_over() {
-                    // Moves three times in four, so that placements last
-                    // into the middle game.
-                    let actions = state.legal_actions();
-                    let moves: Vec<_> =
-                        actions.iter().copied().filter(|a| !matches!(a, Action::Place(_))).collect();
-                    let action = if !moves.is_empty() && rng.random_range(0..4) > 0 {
-                        moves[rng.random_range(0..moves.len())]
-                    } else {
-                        actions[rng.random_range(0..actions.len())]
-                    };
+                    let action = crate::support::mostly_a_move(&state.legal_actions(), &mut rng);
                     state.play(action).unwrap();
                     line.push(action.to_string());
                 }

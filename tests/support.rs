@@ -110,3 +110,15 @@ pub fn random_level(seed: u64) -> (GameState, Level, Rules) {
         }
     }
 }
+
+/// A random action of `actions`: a move (step, jump, push) three times in
+/// four when there is one, so that placements last into the middle game
+/// and positions repeat.
+pub fn mostly_a_move(actions: &[Action], rng: &mut impl Rng) -> Action {
+    let moves: Vec<Action> = actions.iter().copied().filter(|a| !matches!(a, Action::Place(_))).collect();
+    if !moves.is_empty() && rng.random_range(0..4) > 0 {
+        moves[rng.random_range(0..moves.len())]
+    } else {
+        actions[rng.random_range(0..actions.len())]
+    }
+}
