@@ -204,13 +204,14 @@ impl EditorApp {
         // a move being drawn, or the computer's next move in a game it
         // plays against itself, at the chosen speed. A person's turn waits
         // for input, with no frame at all.
-        let wake = if sandbox.thinking.is_some()
-            || sandbox.balance.is_some()
-            || sandbox.fixes.is_some()
-            || animating
-            || sandbox.computer_due()
-        {
+        // A move being drawn or answered wants smooth frames; a check or a
+        // search for fixes only its progress, four times a second, so that
+        // drawing it (a software renderer's whole window, on some
+        // machines) leaves the cores to the games.
+        let wake = if sandbox.thinking.is_some() || animating || sandbox.computer_due() {
             Some(std::time::Duration::from_millis(30))
+        } else if sandbox.balance.is_some() || sandbox.fixes.is_some() {
+            Some(std::time::Duration::from_millis(250))
         } else {
             sandbox.next_computer_move_in()
         };
