@@ -125,15 +125,12 @@ impl GameRecord {
     /// Whether the record may be replayed on `level` under `rules`: its
     /// fingerprint, if it has one, must be the level's.
     pub fn check_layout(&self, level: &Level, rules: Rules) -> Result<(), RecordError> {
-        match self.layout {
-            Some(recorded) if recorded != layout_fingerprint(level, rules) => {
-                Err(RecordError::LayoutChanged {
-                    level: self.level.clone(),
-                    recorded,
-                    now: layout_fingerprint(level, rules),
-                })
-            }
-            _ => Ok(()),
+        let Some(recorded) = self.layout else { return Ok(()) };
+        let now = layout_fingerprint(level, rules);
+        if recorded == now {
+            Ok(())
+        } else {
+            Err(RecordError::LayoutChanged { level: self.level.clone(), recorded, now })
         }
     }
 
