@@ -81,7 +81,7 @@ impl Editor {
     fn cell_pos(&self, cell: Cell) -> Pos2 {
         let rect = self.harness.get_by_label("Board").rect();
         let level = self.app().doc.level().unwrap();
-        BoardLayout::new(rect, level.width, level.height).cell_rect(cell).center()
+        BoardLayout::zoomed(rect, level.width, level.height, self.app().zoom).cell_rect(cell).center()
     }
 
     fn press(&mut self, pos: Pos2, button: PointerButton, pressed: bool) {
@@ -1490,4 +1490,42 @@ fn the_status_marks_have_a_legend() {
     for meaning in ["valid", "warnings", "errors"] {
         assert!(ed.harness.query_by_label(meaning).is_some(), "no legend entry `{meaning}`");
     }
+}
+
+/// Ctrl and the wheel (a zoom event) zoom about the pointer, the cell under
+/// it staying there; a zoomed board still paints the cell clicked, pans with
+/// a middle-button drag, and Ctrl+0 fits it again.
+#[test]
+fn the_board_zooms_about_the_pointer_pans_and_fits_again() {
+    let mut ed = editor();
+    ed.select_level("open");
+    let rect = ed.harness.get_by_label("Board").rect();
+    let fit = BoardLayout::new(rect, 9, 9).cell;
+    let pointer = ed.cell_pos(c("c3"));
+    ed.harness.event(Event::PointerMoved(pointer));
+    ed.harness.event(Event::Zoom(2.0));
+    ed.settle();
+    let zoom = ed.app().zoom;
+    assert!((zoom.scale - 2.0).abs() < 1e-3, "{zoom:?}");
+    let layout = BoardLayout::zoomed(rect, 9, 9, zoom);
+    assert!(layout.cell >= 2.0 * fit - 1.0, "{} against {fit}", layout.cell);
+    assert_eq!(layout.cell_at(pointer), Some(c("c3")), "the cell under the pointer stays under it");
+
+    ed.click("Wall brush");
+    ed.click_cell(c("d4"), PointerButton::Primary);
+    assert!(ed.level().walls.has(c("d4")), "a zoomed board paints the cell clicked");
+    assert_eq!(ed.level().walls.count(), 1, "the click on the tool painted no cell hidden under it");
+
+    let before = ed.app().zoom.pan;
+    let from = ed.cell_pos(c("e5"));
+    ed.press(from, PointerButton::Middle, true);
+    ed.harness.event(Event::PointerMoved(from + egui::vec2(-40.0, 25.0)));
+    ed.settle();
+    ed.press(from + egui::vec2(-40.0, 25.0), PointerButton::Middle, false);
+    let moved = ed.app().zoom.pan - before;
+    assert!(moved.x < -20.0 && moved.y > 10.0, "a middle drag pans: {moved:?}");
+    assert_eq!(ed.level().walls.count(), 1, "panning paints nothing");
+
+    ed.key(Modifiers::COMMAND, Key::Num0);
+    assert_eq!(ed.app().zoom, pushcrate::editor::board::BoardZoom::default());
 }

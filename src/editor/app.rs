@@ -132,6 +132,8 @@ pub struct EditorApp {
     pub doc: Document,
     /// The board tool.
     pub tool: Tool,
+    /// How the board is zoomed and panned (the view's, not the document's).
+    pub zoom: crate::editor::board::BoardZoom,
     /// The crate tool's stage.
     pub stage: Stage,
     /// The highlighted finding of the current level.
@@ -192,6 +194,7 @@ impl EditorApp {
             prefs,
             doc: Document::new(Pack::bundled(), None, None),
             tool: Tool::Wall,
+            zoom: crate::editor::board::BoardZoom::default(),
             stage: Stage::Intact,
             selected_finding: None,
             modal: None,
@@ -385,6 +388,14 @@ impl EditorApp {
                 }
             }
             Command::TogglePlay => self.toggle_play(),
+            // From the keyboard or the menu, about the panel's centre.
+            Command::ZoomIn => {
+                self.zoom = self.zoom.zoomed(1.25, egui::Pos2::ZERO + self.zoom.pan, egui::Pos2::ZERO)
+            }
+            Command::ZoomOut => {
+                self.zoom = self.zoom.zoomed(0.8, egui::Pos2::ZERO + self.zoom.pan, egui::Pos2::ZERO)
+            }
+            Command::FitBoard => self.zoom = crate::editor::board::BoardZoom::default(),
             Command::GenerateLevel => self.modal = Some(Modal::Generate(self.generate_form.clone())),
             Command::PreviousLevel => self.apply(Command::SelectLevel(self.doc.current - 1), ctx),
             Command::NextLevel => self.apply(Command::SelectLevel(self.doc.current + 1), ctx),

@@ -36,8 +36,11 @@ pub const fn player_color(player: Player) -> Color32 {
 /// Where the cells of a board lie on screen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoardLayout {
-    /// The cells' area.
+    /// The cells' area (larger than the panel when zoomed in).
     pub rect: Rect,
+    /// The panel the board is drawn in: a point outside it is no cell,
+    /// whatever lies under it.
+    pub view: Rect,
     /// A cell's side.
     pub cell: f32,
     /// Files.
@@ -49,7 +52,69 @@ pub struct BoardLayout {
 /// Room for the file letters and rank numbers.
 const MARGIN: f32 = 22.0;
 
+/// How the board is zoomed and panned in its panel: the view's state, never
+/// part of the document (an undo does not change it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardZoom {
+    /// 1 fits the whole board in the panel; 2 shows cells twice as large.
+    pub scale: f32,
+    /// How far the board's centre lies from the panel's, in points.
+    pub pan: Vec2,
+}
+
+impl Default for BoardZoom {
+    fn default() -> BoardZoom {
+        BoardZoom { scale: 1.0, pan: Vec2::ZERO }
+    }
+}
+
+impl BoardZoom {
+    /// The closest view: a cell six times as large as when the board fits.
+    pub const MAX: f32 = 6.0;
+
+    /// The view zoomed by `factor` about the panel point `about` (the
+    /// pointer, or the panel's centre `centre`), so that the cell under it
+    /// stays under it. The scale stays from 1 (the whole board) to
+    /// [`BoardZoom::MAX`]; at 1 the board is centred again.
+    #[must_use]
+    pub fn zoomed(self, factor: f32, about: Pos2, centre: Pos2) -> BoardZoom {
+        let scale = (self.scale * factor).clamp(1.0, Self::MAX);
+        if scale <= 1.0 {
+            return BoardZoom::default();
+        }
+        let ratio = scale / self.scale;
+        let board_centre = centre + self.pan;
+        let new_centre = about - (about - board_centre) * ratio;
+        BoardZoom { scale, pan: new_centre - centre }
+    }
+
+    /// The view moved by `delta` points, as far as the board stays in view.
+    #[must_use]
+    pub fn panned(self, delta: Vec2, layout: &BoardLayout) -> BoardZoom {
+        if self.scale <= 1.0 {
+            return self;
+        }
+        let limit = layout.rect.size() * 0.5;
+        let pan = self.pan + delta;
+        BoardZoom { pan: vec2(pan.x.clamp(-limit.x, limit.x), pan.y.clamp(-limit.y, limit.y)), ..self }
+    }
+}
+
 impl BoardLayout {
+    /// [`BoardLayout::new`] under `zoom`: cells `zoom.scale` times as large,
+    /// the board's centre moved by `zoom.pan`.
+    #[must_use]
+    pub fn zoomed(available: Rect, width: u8, height: u8, zoom: BoardZoom) -> BoardLayout {
+        let fit = BoardLayout::new(available, width, height);
+        if zoom.scale <= 1.0 && zoom.pan == Vec2::ZERO {
+            return fit;
+        }
+        let cell = (fit.cell * zoom.scale).floor();
+        let size = vec2(cell * f32::from(width.max(1)), cell * f32::from(height.max(1)));
+        let rect = Rect::from_center_size(available.center() + zoom.pan, size);
+        BoardLayout { rect, view: available, cell, width, height }
+    }
+
     /// The largest square cells that fit `available`, centred, with room
     /// for the edge labels.
     #[must_use]
@@ -61,7 +126,7 @@ impl BoardLayout {
             .max(8.0);
         let size = vec2(cell * w, cell * h);
         let rect = Rect::from_center_size(available.center(), size);
-        BoardLayout { rect, cell, width, height }
+        BoardLayout { rect, view: available, cell, width, height }
     }
 
     /// The screen rectangle of `cell`.
@@ -96,7 +161,7 @@ impl BoardLayout {
     /// The cell under `pos`, if it is on the board.
     #[must_use]
     pub fn cell_at(&self, pos: Pos2) -> Option<Cell> {
-        if !self.rect.contains(pos) {
+        if !self.rect.contains(pos) || !self.view.contains(pos) {
             return None;
         }
         let file = ((pos.x - self.rect.min.x) / self.cell).floor() as i32;

@@ -247,6 +247,12 @@ pub enum Command {
     CycleMirror,
     /// Show or hide an overlay.
     ToggleOverlay(Overlay),
+    /// Zoom the board in, about its centre.
+    ZoomIn,
+    /// Zoom the board out, about its centre.
+    ZoomOut,
+    /// Fit the whole board in its panel again: no zoom, no pan.
+    FitBoard,
     /// Add an empty level after the current one.
     AddLevel,
     /// Copy the current level.
@@ -345,6 +351,9 @@ impl Command {
             Command::SetMirror(mirror) => mirror.label().into(),
             Command::CycleMirror => "Next mirror mode".into(),
             Command::ToggleOverlay(overlay) => overlay.label().into(),
+            Command::ZoomIn => "Zoom in".into(),
+            Command::ZoomOut => "Zoom out".into(),
+            Command::FitBoard => "Fit the board".into(),
             Command::AddLevel => "Add level".into(),
             Command::DuplicateLevel => "Duplicate level".into(),
             Command::DeleteLevel => "Delete level".into(),
@@ -414,7 +423,10 @@ impl Command {
             | Command::PreviousLevel
             | Command::NextLevel
             | Command::StopGenerating
-            | Command::TogglePlay => Scope::Both,
+            | Command::TogglePlay
+            | Command::ZoomIn
+            | Command::ZoomOut
+            | Command::FitBoard => Scope::Both,
             Command::NewGame
             | Command::Play(_)
             | Command::Arrow(_)
@@ -487,6 +499,9 @@ impl Command {
             Command::SetTool(tool) => Some(tool.shortcut()),
             Command::CycleMirror => key(Modifiers::NONE, Key::M),
             Command::ToggleOverlay(overlay) => Some(overlay.shortcut()),
+            Command::ZoomIn => key(ctrl, Key::Equals),
+            Command::ZoomOut => key(ctrl, Key::Minus),
+            Command::FitBoard => key(ctrl, Key::Num0),
             Command::AddLevel => key(ctrl, Key::L),
             Command::DuplicateLevel => key(ctrl, Key::D),
             Command::DeleteLevel => key(ctrl, Key::Delete),
@@ -543,6 +558,7 @@ impl Command {
         all.extend(Stage::ALL.map(Command::SetStage));
         all.extend([Command::CycleMirror, Command::ClearLevel]);
         all.extend(Overlay::ALL.map(Command::ToggleOverlay));
+        all.extend([Command::ZoomIn, Command::ZoomOut, Command::FitBoard]);
         all.extend([
             Command::AddLevel,
             Command::GenerateLevel,

@@ -243,10 +243,11 @@ impl EditorApp {
             return;
         }
         let state = *sandbox.state();
-        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click());
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
-        let layout = BoardLayout::new(response.rect, state.width(), state.height());
+        let layout = self.zoomed_layout(ui, &response, state.width(), state.height());
         self.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
+        let Some(sandbox) = &self.sandbox else { return };
         let legal = state.legal_actions();
         let human = sandbox.human_to_move() && sandbox.draw_offer.is_none();
         let mut view = BoardView { hovered: self.hovered, ..BoardView::default() };

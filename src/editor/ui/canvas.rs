@@ -49,6 +49,33 @@ impl EditorApp {
         view
     }
 
+    /// The board's layout in `response`'s rectangle under the view's zoom,
+    /// after this frame's zoom and pan: Ctrl and the wheel (or a pinch) zoom
+    /// about the pointer, the wheel pans a zoomed board, and so does a drag
+    /// with the middle button. The whole board is back with Ctrl+0.
+    pub(crate) fn zoomed_layout(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        width: u8,
+        height: u8,
+    ) -> BoardLayout {
+        let layout = |zoom| BoardLayout::zoomed(response.rect, width, height, zoom);
+        if response.hovered() {
+            let (factor, scroll, pointer) =
+                ui.input(|i| (i.zoom_delta(), i.smooth_scroll_delta, i.pointer.hover_pos()));
+            if let Some(pointer) = pointer.filter(|_| factor != 1.0) {
+                self.zoom = self.zoom.zoomed(factor, pointer, response.rect.center());
+            } else if scroll != egui::Vec2::ZERO {
+                self.zoom = self.zoom.panned(scroll, &layout(self.zoom));
+            }
+        }
+        if response.dragged_by(PointerButton::Middle) {
+            self.zoom = self.zoom.panned(response.drag_delta(), &layout(self.zoom));
+        }
+        layout(self.zoom)
+    }
+
     pub(super) fn board_ui(&mut self, ui: &mut Ui) {
         let Some(level) = self.doc.level().cloned() else {
             ui.centered_and_justified(|ui| ui.label("The pack has no level: add one."));
@@ -56,7 +83,7 @@ impl EditorApp {
         };
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
-        let layout = BoardLayout::new(response.rect, level.width, level.height);
+        let layout = self.zoomed_layout(ui, &response, level.width, level.height);
         self.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
         self.board_input(ui, &response, &layout, &level);
         let view = self.board_view(&level);

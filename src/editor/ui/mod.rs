@@ -258,6 +258,10 @@ impl EditorApp {
                         ui.close();
                     }
                 }
+                ui.separator();
+                self.command_button(ui, Command::ZoomIn);
+                self.command_button(ui, Command::ZoomOut);
+                self.command_button(ui, Command::FitBoard);
             });
         });
     }
