@@ -79,10 +79,6 @@ fn edit_json(edit: &Edit) -> Value {
     }
 }
 
-fn rate_json(rate: Rate) -> Value {
-    json!({ "rate": rate.rate, "low": rate.low, "high": rate.high })
-}
-
 fn proposal_json(p: &Proposal, before: Rate) -> Value {
     let check = p.check.as_ref().map(|c| {
         json!({
@@ -91,7 +87,7 @@ fn proposal_json(p: &Proposal, before: Rate) -> Value {
             "pairings": c.runs.iter().map(|r| json!({
                 "agents": r.agents,
                 "games": r.games,
-                "first_player_score": rate_json(r.first_player_score),
+                "first_player_score": super::report::rate(&r.first_player_score),
                 "sequential": r.sequential.map(|s| s.decision.describe()),
             })).collect::<Vec<_>>(),
         })
@@ -101,8 +97,8 @@ fn proposal_json(p: &Proposal, before: Rate) -> Value {
         "balanced": p.is_balanced(),
         "verdict": p.verdict(before),
         "steps": p.steps,
-        "score": rate_json(p.score()),
-        "quick": { "games": p.quick_games, "first_player_score": rate_json(p.quick) },
+        "score": super::report::rate(&p.score()),
+        "quick": { "games": p.quick_games, "first_player_score": super::report::rate(&p.quick) },
         "check": check,
         "games": p.games,
         "seconds": p.seconds,
@@ -112,7 +108,7 @@ fn proposal_json(p: &Proposal, before: Rate) -> Value {
 fn report_json(r: &Repair) -> Value {
     json!({
         "level": r.level,
-        "before": { "games": r.before_games, "first_player_score": rate_json(r.before) },
+        "before": { "games": r.before_games, "first_player_score": super::report::rate(&r.before) },
         "proposals": r.proposals.iter().map(|p| proposal_json(p, r.before)).collect::<Vec<_>>(),
         "screened": r.screened,
         "decided": r.decided,

@@ -119,7 +119,8 @@ pub fn pack_report(report: &PackReport) -> Value {
     json!({ "version": report.version, "levels": report.levels.iter().map(level_report).collect::<Vec<_>>() })
 }
 
-fn rate(rate: &Rate) -> Value {
+/// A rate with its 95% interval: `{"rate", "low", "high"}`.
+pub(super) fn rate(rate: &Rate) -> Value {
     json!({ "rate": rate.rate, "low": rate.low, "high": rate.high })
 }
 

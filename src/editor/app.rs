@@ -388,13 +388,8 @@ impl EditorApp {
                 }
             }
             Command::TogglePlay => self.toggle_play(),
-            // From the keyboard or the menu, about the panel's centre.
-            Command::ZoomIn => {
-                self.zoom = self.zoom.zoomed(1.25, egui::Pos2::ZERO + self.zoom.pan, egui::Pos2::ZERO)
-            }
-            Command::ZoomOut => {
-                self.zoom = self.zoom.zoomed(0.8, egui::Pos2::ZERO + self.zoom.pan, egui::Pos2::ZERO)
-            }
+            Command::ZoomIn => self.zoom = self.zoom.scaled(1.25),
+            Command::ZoomOut => self.zoom = self.zoom.scaled(0.8),
             Command::FitBoard => self.zoom = crate::editor::board::BoardZoom::default(),
             Command::GenerateLevel => self.modal = Some(Modal::Generate(self.generate_form.clone())),
             Command::PreviousLevel => self.apply(Command::SelectLevel(self.doc.current - 1), ctx),

@@ -88,6 +88,13 @@ impl BoardZoom {
         BoardZoom { scale, pan: new_centre - centre }
     }
 
+    /// The view zoomed by `factor` about the board's own centre (the menu's
+    /// and the keys' zoom, which have no pointer to zoom about).
+    #[must_use]
+    pub fn scaled(self, factor: f32) -> BoardZoom {
+        self.zoomed(factor, Pos2::ZERO + self.pan, Pos2::ZERO)
+    }
+
     /// The view moved by `delta` points, as far as the board stays in view.
     #[must_use]
     pub fn panned(self, delta: Vec2, layout: &BoardLayout) -> BoardZoom {
