@@ -8,9 +8,9 @@
 
 use divan::{Bencher, black_box};
 use egui::{CentralPanel, Panel, RawInput, Rect, pos2, vec2};
-use pushcrate::editor::EditorApp;
-use pushcrate::editor::command::Command;
+use pushcrate::editor::command::{Command, Overlay};
 use pushcrate::editor::storage::{AppPaths, FileDialogs};
+use pushcrate::editor::{Editor, EditorApp};
 
 fn main() {
     divan::main();
@@ -41,20 +41,22 @@ fn input(hover: egui::Pos2) -> RawInput {
 /// The editor on `level` with every overlay on and a finding selected,
 /// warmed up so that the analysis is cached as it is while a designer
 /// works.
-fn editor(level: &str, dir: &std::path::Path) -> (egui::Context, EditorApp) {
+fn editor(level: &str, dir: &std::path::Path) -> (egui::Context, Editor) {
     let ctx = egui::Context::default();
-    let mut app = EditorApp::new(Box::new(NoDialogs), AppPaths { dir: dir.to_path_buf() });
-    app.modal = None;
-    app.prefs.show_sole_path = true;
-    app.prefs.show_routes = true;
-    app.prefs.show_distances = true;
-    let index = app.doc.pack.level_index(level).unwrap();
+    let mut app = Editor::new(EditorApp::new(Box::new(NoDialogs), AppPaths { dir: dir.to_path_buf() }));
+    for overlay in Overlay::ALL {
+        if !app.overlay(overlay) {
+            app.command(Command::ToggleOverlay(overlay));
+        }
+    }
+    let index = app.doc().pack.level_index(level).unwrap();
     app.command(Command::SelectLevel(index));
     for _ in 0..3 {
         let _ = ctx.run_ui(input(pos2(640.0, 400.0)), |ui| app.ui_root(ui));
     }
     if !app.current_findings().is_empty() {
-        app.selected_finding = Some(0);
+        app.command(Command::SelectFinding(Some(0)));
+        let _ = ctx.run_ui(input(pos2(640.0, 400.0)), |ui| app.ui_root(ui));
     }
     (ctx, app)
 }

@@ -126,12 +126,20 @@ fn repair_does_no_io_and_serialises_nothing() {
 /// The table of docs/ARCHITECTURE.md: each module and the modules it may
 /// import.
 fn layer_table() -> BTreeMap<String, BTreeSet<String>> {
+    let table = doc_table("| module | imports |");
+    assert!(table.len() >= 10, "docs/ARCHITECTURE.md has no layer table");
+    table
+}
+
+/// A table of docs/ARCHITECTURE.md whose header row starts with `header`:
+/// each row's first cell and the names listed in its second.
+fn doc_table(header: &str) -> BTreeMap<String, BTreeSet<String>> {
     let doc =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md")).unwrap();
     let mut table = BTreeMap::new();
     let mut in_table = false;
     for line in doc.lines() {
-        if line.starts_with("| module | imports |") {
+        if line.starts_with(header) {
             in_table = true;
             continue;
         }
@@ -152,7 +160,6 @@ fn layer_table() -> BTreeMap<String, BTreeSet<String>> {
             table.insert(cells[0].trim_matches('`').to_owned(), names(cells[1]));
         }
     }
-    assert!(table.len() >= 10, "docs/ARCHITECTURE.md has no layer table");
     table
 }
 
@@ -265,4 +272,108 @@ fn the_import_scan_sees_what_it_must() {
     let text = "use crate::rules::Cell;\n// crate::editor in a comment\nlet x = crate::level::Pack::new(); // crate::cli\nuse pushcrate::sim;\n";
     let found: Vec<String> = named_modules(text).into_iter().collect();
     assert_eq!(found, ["level", "rules"]);
+}
+
+/// The editor's own files (`app`, `ui`, … and `mod` for `src/editor/mod.rs`)
+/// and the editor files each names: `super::NAME` from a file directly in
+/// `src/editor/` or a folder's `mod.rs`, `super::super::NAME` one folder
+/// deeper, `crate::editor::NAME` anywhere, and `use NAME::` in `mod.rs`.
+fn editor_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/editor");
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (path, text) in sources("editor") {
+        let relative = Path::new(&path).strip_prefix(&root).unwrap().to_path_buf();
+        let parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let unit = parts[0].trim_end_matches(".rs").to_owned();
+        let depth_prefix = match (parts.len(), parts.last().map(String::as_str)) {
+            (1, _) | (2, Some("mod.rs")) => "super::",
+            _ => "super::super::",
+        };
+        let mut names = BTreeSet::new();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for prefix in [depth_prefix, "crate::editor::"] {
+                for (at, _) in line.match_indices(prefix) {
+                    // `super::super::x` is not `super::x` of a shallower file.
+                    if prefix == "super::" && line[..at].ends_with("super::") {
+                        continue;
+                    }
+                    let rest = &line[at + prefix.len()..];
+                    let name: String =
+                        rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if rest[name.len()..].starts_with("::") || rest[name.len()..].starts_with(";") {
+                        names.insert(name);
+                    }
+                }
+            }
+            if unit == "mod" {
+                let code = line.trim_start().trim_start_matches("pub ");
+                if let Some(rest) = code.strip_prefix("use ") {
+                    let name: String =
+                        rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    names.insert(name);
+                }
+            }
+        }
+        names.retain(|n| n != &unit && root.join(format!("{n}.rs")).exists() || root.join(n).is_dir());
+        names.remove(&unit);
+        out.entry(unit).or_default().extend(names);
+    }
+    out
+}
+
+#[test]
+fn each_editor_file_imports_what_its_row_lists_and_the_editor_has_no_cycle() {
+    let table = doc_table("| editor file | imports |");
+    let found = editor_imports();
+    assert_eq!(
+        found.keys().collect::<Vec<_>>(),
+        table.keys().collect::<Vec<_>>(),
+        "docs/ARCHITECTURE.md's editor table has a row for each file or folder of src/editor/"
+    );
+    for (unit, names) in &found {
+        assert_eq!(
+            names, &table[unit],
+            "src/editor/{unit} imports {names:?}; its row in docs/ARCHITECTURE.md's editor table lists {:?}",
+            table[unit]
+        );
+    }
+    let mut left = table.clone();
+    while !left.is_empty() {
+        let free: Vec<String> = left
+            .iter()
+            .filter(|(_, deps)| deps.iter().all(|d| !left.contains_key(d)))
+            .map(|(m, _)| m.clone())
+            .collect();
+        assert!(
+            !free.is_empty(),
+            "the editor's imports have a cycle among {:?}",
+            left.keys().collect::<Vec<_>>()
+        );
+        for unit in free {
+            left.remove(&unit);
+        }
+    }
+}
+
+/// The one door: a view cannot change the editor's state. `EditorApp`'s
+/// fields are private (a view that writes one does not compile), and no
+/// view takes the editor mutably or applies a command itself.
+#[test]
+fn views_change_the_editor_only_by_commands() {
+    let app =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/editor/app/mod.rs")).unwrap();
+    let start = app.find("pub struct EditorApp {").expect("EditorApp is defined in app/mod.rs");
+    let body = &app[start..start + app[start..].find("\n}").unwrap()];
+    for line in body.lines().skip(1) {
+        let line = line.trim_start();
+        assert!(!line.starts_with("pub"), "EditorApp has a public field, a side door: `{line}`");
+    }
+    for (path, text) in sources("editor").into_iter().filter(|(p, _)| p.contains("/ui/")) {
+        for needle in ["&mut EditorApp", ".apply(", "app_mut", "state_mut"] {
+            assert!(
+                !text.contains(needle),
+                "{path} names `{needle}`: a view reads `&EditorApp` and sends commands"
+            );
+        }
+    }
 }

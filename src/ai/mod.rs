@@ -37,6 +37,14 @@ pub use mcts::Mcts;
 
 use crate::rules::{Action, GameState};
 
+/// Whether a computer player `player` accepts a draw offered in `state`:
+/// when the race evaluation says it is behind. The one draw policy of the
+/// computer's seats.
+#[must_use]
+pub fn accepts_draw(state: &GameState, player: crate::rules::Player) -> bool {
+    RaceEvaluator.evaluate(state, player) < 0
+}
+
 /// A player that chooses actions.
 pub trait Strategy: Send {
     /// Chooses a legal action of `state`, which must not be over.

@@ -3,6 +3,8 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::board::BoardZoom;
+use super::dialog::Answer;
 use super::sandbox::Seat;
 use crate::level::edit::{EditOp, Mirror};
 use crate::rules::{Action, Dir, JumpRule, Player, RuleOption, Stage};
@@ -329,6 +331,24 @@ pub enum Command {
     ApplyFix(usize),
     /// Stop generating a level.
     StopGenerating,
+    /// A dialog's choice.
+    Dialog(Answer),
+    /// The board's zoom and pan as the pointer left them (the wheel, a
+    /// pinch, a middle drag).
+    SetZoom(BoardZoom),
+    /// Play: computer-only games' speed, in actions a second.
+    SetSpeed(f32),
+    /// Play: moves are animated, or not.
+    SetAnimate(bool),
+    /// Play: the balance check's games a pairing (its cap, or the fixed
+    /// count).
+    SetBalanceGames(u32),
+    /// Play: the balance check plays a fixed count of games, or stops at
+    /// its sequential verdict.
+    SetBalanceFixed(bool),
+    /// Play: which pairing the balance check plays (an index of the
+    /// sandbox's choices).
+    SetBalanceChoice(usize),
 }
 
 impl Command {
@@ -402,6 +422,13 @@ impl Command {
             Command::PreviewFix(None) => "Back to the game".into(),
             Command::ApplyFix(_) => "Apply".into(),
             Command::StopGenerating => "Stop generating".into(),
+            Command::Dialog(_) => "Answer the dialog".into(),
+            Command::SetZoom(_) => "Zoom and pan".into(),
+            Command::SetSpeed(_) => "Speed".into(),
+            Command::SetAnimate(_) => "Animate".into(),
+            Command::SetBalanceGames(_) => "Games per pairing".into(),
+            Command::SetBalanceFixed(_) => "Fixed count".into(),
+            Command::SetBalanceChoice(_) => "Both sides".into(),
         }
     }
 
@@ -426,7 +453,9 @@ impl Command {
             | Command::TogglePlay
             | Command::ZoomIn
             | Command::ZoomOut
-            | Command::FitBoard => Scope::Both,
+            | Command::FitBoard
+            | Command::Dialog(_)
+            | Command::SetZoom(_) => Scope::Both,
             Command::NewGame
             | Command::Play(_)
             | Command::Arrow(_)
@@ -446,7 +475,12 @@ impl Command {
             | Command::SuggestFixes
             | Command::CancelFixes
             | Command::PreviewFix(_)
-            | Command::ApplyFix(_) => Scope::Play,
+            | Command::ApplyFix(_)
+            | Command::SetSpeed(_)
+            | Command::SetAnimate(_)
+            | Command::SetBalanceGames(_)
+            | Command::SetBalanceFixed(_)
+            | Command::SetBalanceChoice(_) => Scope::Play,
             Command::SetTool(_)
             | Command::SetStage(_)
             | Command::SetMirror(_)

@@ -7,29 +7,32 @@
 mod app;
 pub mod board;
 pub mod command;
+pub mod dialog;
 pub mod document;
+mod findings;
 pub mod job;
 pub mod overlays;
-mod play_ui;
 pub mod sandbox;
 pub mod storage;
 mod ui;
 
 use std::path::PathBuf;
 
-pub use app::{AUTOSAVE_EVERY, EditorApp, FileTask, GenerateForm, Modal, Then};
-pub use play_ui::announce;
-pub use ui::{ShownFinding, finding_text_color};
+pub use app::{AUTOSAVE_EVERY, EditorApp};
+pub use dialog::{Answer, FileTask, GenerateForm, Modal, Then};
+pub use findings::ShownFinding;
+pub use sandbox::announce;
+pub use ui::{Editor, finding_text_color};
 
 use storage::{AppPaths, NativeDialogs};
 
-impl eframe::App for EditorApp {
+impl eframe::App for Editor {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.ui_root(ui);
     }
 
     fn on_exit(&mut self) {
-        self.save_prefs();
+        self.app().save_prefs();
     }
 }
 
@@ -66,7 +69,7 @@ pub fn run(pack: Option<PathBuf>) -> anyhow::Result<()> {
             if let Some(path) = &pack {
                 app.open_at_start(path);
             }
-            Ok(Box::new(app))
+            Ok(Box::new(Editor::new(app)))
         }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the editor window: {e}"))

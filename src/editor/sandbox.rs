@@ -10,7 +10,8 @@ use crate::ai::Agent;
 use crate::level::Level;
 use crate::level::record::{GameRecord, RecordError};
 use crate::rules::{
-    Action, ActionKind, ByPlayer, DrawOfferError, GameState, IllegalAction, Player, Rules, SetupError,
+    Action, ActionKind, ByPlayer, DrawOfferError, GameState, IllegalAction, Outcome, Player, Rules,
+    SetupError, WinKind,
 };
 use crate::sim::{self, BalanceCheck, Config, GameResult};
 
@@ -536,5 +537,19 @@ impl Sandbox {
     /// Takes the balance report when the run has finished.
     pub fn poll_balance(&mut self) -> bool {
         take_finished(&mut self.balance, &mut self.balance_report)
+    }
+}
+
+/// How the game ended, as a sentence.
+#[must_use]
+pub fn announce(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win { winner, by: WinKind::Flag } => {
+            format!("Player {} wins: the flag is home!", winner.number())
+        }
+        Outcome::Win { winner, by: WinKind::Crates } => {
+            format!("Player {} wins by destroying crates!", winner.number())
+        }
+        Outcome::Draw => "Drawn by agreement.".into(),
     }
 }

@@ -2,7 +2,7 @@
 
 use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
 
-use crate::editor::app::EditorApp;
+use super::View;
 use crate::editor::board::{BoardLayout, BoardView, paint_level};
 use crate::editor::command::{Command, Tool};
 use crate::level::edit::EditOp;
@@ -20,30 +20,33 @@ pub struct Drag {
     last_pos: egui::Pos2,
 }
 
-impl EditorApp {
+impl View<'_> {
     fn board_view(&mut self, level: &crate::level::Level) -> BoardView {
-        let mut view = BoardView { hovered: self.hovered, ..BoardView::default() };
-        let report = self.report(level);
-        if self.prefs.show_sole_path {
+        let app = self.app;
+        let mut view = BoardView { hovered: self.local.hovered, ..BoardView::default() };
+        let report = app.report(level);
+        if app.prefs().show_sole_path {
             view.sole_path = report.sole_path_cells.iter().copied().collect();
         }
-        if self.prefs.show_routes || self.prefs.show_distances {
-            let overlays = self.overlays(level);
-            if self.prefs.show_routes {
+        if app.prefs().show_routes || app.prefs().show_distances {
+            let overlays = app.overlays(level);
+            if app.prefs().show_routes {
                 view.routes.clone_from(&overlays.routes);
             }
-            if self.prefs.show_distances {
+            if app.prefs().show_distances {
                 view.distances.clone_from(&overlays.distances);
             }
         }
-        if let Some(i) = self.selected_finding
-            && let Some(finding) = self.current_findings().get(i)
+        if let Some(i) = app.selected_finding()
+            && let Some(finding) = app.current_findings().get(i)
         {
             view.highlight = finding.cells;
             view.highlight_cut = finding.cut;
             view.highlight_path.clone_from(&finding.path);
         }
-        if let (Some(drag), Tool::Rectangle, Some(hovered)) = (self.drag, self.tool, self.hovered) {
+        if let (Some(drag), Tool::Rectangle, Some(hovered)) =
+            (self.local.drag, app.tool(), self.local.hovered)
+        {
             view.preview = Some((drag.start, hovered, drag.button == PointerButton::Primary));
         }
         view
@@ -61,30 +64,36 @@ impl EditorApp {
         height: u8,
     ) -> BoardLayout {
         let layout = |zoom| BoardLayout::zoomed(response.rect, width, height, zoom);
+        let before = self.app.zoom();
+        let mut zoom = before;
         if response.hovered() {
             let (factor, scroll, pointer) =
                 ui.input(|i| (i.zoom_delta(), i.smooth_scroll_delta, i.pointer.hover_pos()));
             if let Some(pointer) = pointer.filter(|_| factor != 1.0) {
-                self.zoom = self.zoom.zoomed(factor, pointer, response.rect.center());
+                zoom = zoom.zoomed(factor, pointer, response.rect.center());
             } else if scroll != egui::Vec2::ZERO {
-                self.zoom = self.zoom.panned(scroll, &layout(self.zoom));
+                zoom = zoom.panned(scroll, &layout(zoom));
             }
         }
         if response.dragged_by(PointerButton::Middle) {
-            self.zoom = self.zoom.panned(response.drag_delta(), &layout(self.zoom));
+            zoom = zoom.panned(response.drag_delta(), &layout(zoom));
         }
-        layout(self.zoom)
+        if zoom != before {
+            self.command(Command::SetZoom(zoom));
+        }
+        layout(zoom)
     }
 
     pub(super) fn board_ui(&mut self, ui: &mut Ui) {
-        let Some(level) = self.doc.level().cloned() else {
+        let app = self.app;
+        let Some(level) = app.doc().level().cloned() else {
             ui.centered_and_justified(|ui| ui.label("The pack has no level: add one."));
             return;
         };
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
         let layout = self.zoomed_layout(ui, &response, level.width, level.height);
-        self.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
+        self.local.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
         self.board_input(ui, &response, &layout, &level);
         let view = self.board_view(&level);
         paint_level(&painter, &layout, &level, &view);
@@ -111,23 +120,23 @@ impl EditorApp {
             match event {
                 egui::Event::PointerButton { pos, button, pressed: true, .. }
                     if matches!(button, PointerButton::Primary | PointerButton::Secondary)
-                        && self.drag.is_none()
+                        && self.local.drag.is_none()
                         && ui.ctx().layer_id_at(pos) == Some(response.layer_id) =>
                 {
                     if let Some(start) = layout.cell_at(pos) {
                         self.command(Command::BeginStroke);
                         let mut drag = Drag { button, start, last: None, last_pos: pos };
                         self.stroke_cell(&mut drag, start);
-                        self.drag = Some(drag);
+                        self.local.drag = Some(drag);
                     }
                 }
                 egui::Event::PointerMoved(pos) => self.stroke_to(layout, pos),
                 egui::Event::PointerButton { pos, button, pressed: false, .. }
-                    if self.drag.is_some_and(|d| d.button == button) =>
+                    if self.local.drag.is_some_and(|d| d.button == button) =>
                 {
                     self.stroke_to(layout, pos);
-                    if let Some(drag) = self.drag.take() {
-                        if self.tool == Tool::Rectangle
+                    if let Some(drag) = self.local.drag.take() {
+                        if self.app.tool() == Tool::Rectangle
                             && let Some(end) = layout.cell_at(pos).or(drag.last)
                         {
                             let on = drag.button == PointerButton::Primary;
@@ -145,24 +154,25 @@ impl EditorApp {
     /// Continues the stroke in progress, if any, to `pos`: every cell
     /// between the last position and `pos` gets the tool.
     fn stroke_to(&mut self, layout: &BoardLayout, pos: egui::Pos2) {
-        let Some(mut drag) = self.drag else { return };
+        let Some(mut drag) = self.local.drag else { return };
         for cell in layout.cells_along(drag.last_pos, pos) {
             if drag.last != Some(cell) {
                 self.stroke_cell(&mut drag, cell);
             }
         }
         drag.last_pos = pos;
-        self.drag = Some(drag);
+        self.local.drag = Some(drag);
     }
 
     /// Applies the current tool to one cell of a stroke.
     fn stroke_cell(&mut self, drag: &mut Drag, cell: Cell) {
+        let app = self.app;
         let primary = drag.button == PointerButton::Primary;
         let first = drag.last.is_none();
-        let op = match self.tool {
+        let op = match app.tool() {
             Tool::Wall => Some(EditOp::Wall(cell, primary)),
             Tool::Eraser => Some(EditOp::Erase(cell)),
-            Tool::Crate => Some(EditOp::Crate(cell, primary.then_some(self.stage))),
+            Tool::Crate => Some(EditOp::Crate(cell, primary.then_some(app.stage()))),
             Tool::Goal(p) => Some(EditOp::ToggleGoal(p, cell)),
             Tool::Fill if first => Some(EditOp::Fill(cell, primary)),
             Tool::Start(p) if first => Some(EditOp::Start(p, cell)),

@@ -2,54 +2,11 @@
 
 use egui::{Button, Color32, RichText, Ui};
 
+use super::View;
 use super::severity_color;
-use crate::analysis::{FindingCode, Severity, Witness};
-use crate::editor::app::EditorApp;
+use crate::analysis::Severity;
 use crate::editor::command::{Command, FormField};
-use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player};
-
-/// A finding as the inspector lists it: analysis findings and format
-/// problems alike.
-#[derive(Clone, Debug)]
-pub struct ShownFinding {
-    /// `A010`, `E015`…
-    pub code: String,
-    /// Its severity.
-    pub severity: Severity,
-    /// The message.
-    pub message: String,
-    /// Cells to highlight.
-    pub cells: Bitboard,
-    /// A path to draw.
-    pub path: Vec<Cell>,
-    /// The wall cells that cut a route: the cut itself, beside the region
-    /// it shuts in.
-    pub cut: Bitboard,
-}
-
-/// Findings of one code whose cut is the same walls are one finding: one
-/// wall row that shuts player 1 in cuts both of its routes. The region
-/// shown is the smaller one, the side shut in.
-fn merge_same_cuts(findings: &mut Vec<ShownFinding>) {
-    let mut i = 0;
-    while i < findings.len() {
-        let mut j = i + 1;
-        while j < findings.len() {
-            let (a, b) = (&findings[i], &findings[j]);
-            if !a.cut.is_empty() && a.cut == b.cut && a.code == b.code {
-                let b = findings.remove(j);
-                let a = &mut findings[i];
-                a.message = format!("{}; the same walls cut: {}", a.message, b.message);
-                if b.cells.count() < a.cells.count() {
-                    a.cells = b.cells;
-                }
-            } else {
-                j += 1;
-            }
-        }
-        i += 1;
-    }
-}
+use crate::rules::{MAX_SIDE, MIN_SIDE, Player};
 
 /// The colour of a finding's text: its severity's, or on the selection's
 /// background the selection's own text colour, which is made to be read
@@ -59,73 +16,12 @@ pub fn finding_text_color(visuals: &egui::Visuals, severity: Severity, selected:
     if selected { visuals.selection.stroke.color } else { severity_color(severity) }
 }
 
-impl EditorApp {
-    /// The findings of the current level: format problems, then analysis,
-    /// each problem once. An analysis finding that says what a format
-    /// problem says (A001 beside E024) adds its witness to it instead of a
-    /// line of its own, and the routes one wall cuts are one finding.
-    pub fn current_findings(&mut self) -> Vec<ShownFinding> {
-        let Some(level) = self.doc.level().cloned() else { return Vec::new() };
-        let index = self.doc.current;
-        let walls = level.walls & level.board();
-        // The walls of a cut: beside the region shut in and beside the floor
-        // outside it, not every wall that touches the region.
-        let outside = |region: Bitboard| level.floor() - region;
-        let cut_of = |region: Bitboard| region.dilate() & walls & outside(region).dilate();
-        let mut out: Vec<ShownFinding> = self
-            .pack_problems()
-            .iter()
-            .filter(|p| p.field.level() == Some(index))
-            .map(|p| ShownFinding {
-                code: p.code.as_str().to_owned(),
-                severity: p.severity(),
-                message: p.message.clone(),
-                cells: p.cells.iter().copied().collect(),
-                path: Vec::new(),
-                cut: Bitboard::EMPTY,
-            })
-            .collect();
-        let report = self.report(&level);
-        for finding in &report.findings {
-            // The format's own problems are listed above already.
-            if finding.code == FindingCode::InvalidLevel && !out.is_empty() {
-                continue;
-            }
-            let (mut cells, path, cut) = match &finding.witness {
-                Some(Witness::Path { cells }) => (Bitboard::EMPTY, cells.clone(), Bitboard::EMPTY),
-                Some(Witness::Cut { region }) => {
-                    let region: Bitboard = region.iter().copied().collect();
-                    (region, Vec::new(), cut_of(region))
-                }
-                _ => (Bitboard::EMPTY, Vec::new(), Bitboard::EMPTY),
-            };
-            cells |= finding.cells.iter().copied().collect::<Bitboard>();
-            if let Some(same) = out.iter_mut().find(|f| f.message.eq_ignore_ascii_case(&finding.message)) {
-                same.cells |= cells;
-                same.cut |= cut;
-                if same.path.is_empty() {
-                    same.path = path;
-                }
-                continue;
-            }
-            out.push(ShownFinding {
-                code: finding.code.as_str().to_owned(),
-                severity: finding.severity,
-                message: finding.message.clone(),
-                cells,
-                path,
-                cut,
-            });
-        }
-        merge_same_cuts(&mut out);
-        out.sort_by_key(|f| f.severity);
-        out
-    }
-
+impl View<'_> {
     pub(super) fn inspector_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         self.level_fields_ui(ui);
         ui.separator();
-        if self.prefs.show_distances {
+        if app.prefs().show_distances {
             self.heat_legend_ui(ui);
             ui.separator();
         }
@@ -135,8 +31,9 @@ impl EditorApp {
     /// The heat map's legend: the colours from the flag to the farthest
     /// cell, with their step counts, and the hatching of unreachable floor.
     fn heat_legend_ui(&mut self, ui: &mut Ui) {
-        let Some(level) = self.doc.level().cloned() else { return };
-        let overlays = self.overlays(&level);
+        let app = self.app;
+        let Some(level) = app.doc().level().cloned() else { return };
+        let overlays = app.overlays(&level);
         let Some(distances) = overlays.distances.as_ref() else {
             ui.label("Distance heat map: the level has no flag.");
             return;
@@ -173,7 +70,8 @@ impl EditorApp {
     }
 
     fn level_fields_ui(&mut self, ui: &mut Ui) {
-        let Some(level) = self.doc.level().cloned() else {
+        let app = self.app;
+        let Some(level) = app.doc().level().cloned() else {
             ui.label("The pack has no level.");
             return;
         };
@@ -255,8 +153,9 @@ impl EditorApp {
     }
 
     fn findings_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         ui.heading("Analysis");
-        let findings = self.current_findings();
+        let findings = app.current_findings();
         let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
         let warnings = findings.iter().filter(|f| f.severity == Severity::Warning).count();
         let summary = match (errors, warnings) {
@@ -268,8 +167,8 @@ impl EditorApp {
                 .color(severity_color(Severity::Error)),
         };
         ui.label(summary.strong());
-        if let Some(level) = self.doc.level().cloned() {
-            let report = self.report(&level);
+        if let Some(level) = app.doc().level().cloned() {
+            let report = app.report(&level);
             if let Some(race) = report.race {
                 ui.label(format!(
                     "Race: {} reaches the flag first, by {} action(s). To the flag {} / {} steps, home {} / {}.",
@@ -286,7 +185,7 @@ impl EditorApp {
         }
         ui.separator();
         for (i, finding) in findings.iter().enumerate() {
-            let selected = self.selected_finding == Some(i);
+            let selected = app.selected_finding() == Some(i);
             let color = finding_text_color(ui.visuals(), finding.severity, selected);
             let text = RichText::new(format!("{} {}", finding.code, finding.message)).color(color);
             ui.horizontal_top(|ui| {

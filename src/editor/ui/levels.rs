@@ -2,19 +2,20 @@
 
 use egui::{Color32, RichText, ScrollArea, Sense, Ui};
 
+use super::View;
 use super::severity_color;
 use crate::analysis::Severity;
-use crate::editor::app::EditorApp;
 use crate::editor::command::{Command, FormField};
 use crate::rules::{JumpRule, RuleOption, Rules};
 
-impl EditorApp {
+impl View<'_> {
     fn level_status(&mut self, index: usize) -> Severity {
-        let Some(level) = self.doc.pack.levels.get(index).cloned() else { return Severity::Note };
-        let problems = self.pack_problems();
+        let app = self.app;
+        let Some(level) = app.doc().pack.levels.get(index).cloned() else { return Severity::Note };
+        let problems = app.pack_problems();
         let mine = problems.iter().filter(|p| p.field.level() == Some(index));
         let mut worst = mine.map(|p| p.severity()).min().unwrap_or(Severity::Note);
-        let report = self.report(&level);
+        let report = app.report(&level);
         for f in &report.findings {
             worst = worst.min(f.severity);
         }
@@ -23,6 +24,7 @@ impl EditorApp {
 
     /// The level list, its buttons, and the pack's fields.
     pub(super) fn levels_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         ui.heading("Levels");
         ui.horizontal_wrapped(|ui| {
             for (command, text) in [
@@ -39,14 +41,14 @@ impl EditorApp {
         ScrollArea::vertical().id_salt("level-list").max_height(ui.available_height() * 0.55).show(
             ui,
             |ui| {
-                for i in 0..self.doc.pack.levels.len() {
+                for i in 0..app.doc().pack.levels.len() {
                     let status = self.level_status(i);
                     let (meaning, color) = match status {
                         Severity::Error => ("has errors", severity_color(Severity::Error)),
                         Severity::Warning => ("has warnings", severity_color(Severity::Warning)),
                         Severity::Note => ("is valid", Color32::from_rgb(40, 150, 60)),
                     };
-                    let level = &self.doc.pack.levels[i];
+                    let level = &app.doc().pack.levels[i];
                     let text = format!("{} · {}", level.id, level.name);
                     ui.horizontal(|ui| {
                         // A painted mark: no glyph a font might lack.
@@ -54,7 +56,7 @@ impl EditorApp {
                         ui.painter().circle_filled(rect.center(), 5.0, color);
                         mark.on_hover_text(format!("The level {meaning}"));
                         // Long names are cut short to the panel's width, whole on hover.
-                        let button = egui::Button::selectable(i == self.doc.current, text.as_str())
+                        let button = egui::Button::selectable(i == app.doc().current, text.as_str())
                             .wrap_mode(egui::TextWrapMode::Truncate);
                         if ui.add(button).on_hover_text(&text).clicked() {
                             self.command(Command::SelectLevel(i));
@@ -80,17 +82,18 @@ impl EditorApp {
     }
 
     fn pack_ui(&mut self, ui: &mut Ui) {
-        let mut name = self.doc.pack.name.clone();
+        let app = self.app;
+        let mut name = app.doc().pack.name.clone();
         let label = ui.label("Name");
         if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
             self.command(Command::SetField(FormField::PackName(name)));
         }
-        let mut author = self.doc.pack.author.clone().unwrap_or_default();
+        let mut author = app.doc().pack.author.clone().unwrap_or_default();
         let label = ui.label("Author");
         if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
             self.command(Command::SetField(FormField::PackAuthor(author)));
         }
-        let mut description = self.doc.pack.description.clone().unwrap_or_default();
+        let mut description = app.doc().pack.description.clone().unwrap_or_default();
         let label = ui.label("Description");
         if ui.text_edit_multiline(&mut description).labelled_by(label.id).changed() {
             self.command(Command::SetField(FormField::PackDescription(description)));
@@ -102,7 +105,7 @@ impl EditorApp {
             for option in RuleOption::ALL {
                 let label = ui.label(option.key());
                 if option == RuleOption::Jump {
-                    let mut jump = self.doc.pack.rules.jump;
+                    let mut jump = app.doc().pack.rules.jump;
                     let combo =
                         egui::ComboBox::from_id_salt("jump").selected_text(jump.name()).show_ui(ui, |ui| {
                             for j in JumpRule::ALL {
@@ -110,13 +113,13 @@ impl EditorApp {
                             }
                         });
                     let _ = combo.response.labelled_by(label.id);
-                    if jump != self.doc.pack.rules.jump {
+                    if jump != app.doc().pack.rules.jump {
                         self.command(Command::SetField(FormField::Jump(jump)));
                     }
                     ui.label(format!("default {}", defaults.jump));
                 } else {
                     let (lo, hi) = option.range().unwrap_or((0, 0));
-                    let mut value = self.doc.pack.rules.number(option);
+                    let mut value = app.doc().pack.rules.number(option);
                     if ui.add(egui::DragValue::new(&mut value).range(lo..=hi)).labelled_by(label.id).changed()
                     {
                         self.command(Command::SetField(FormField::Rule(option, value)));

@@ -1,27 +1,112 @@
-//! The editor's panels. UI functions read the model and emit commands or
-//! edits; they never write the model behind the document's back.
+//! The editor's views: the window's panels and dialogs. A view reads the
+//! editor through `&EditorApp` and sends [`Command`]s; it cannot change
+//! the editor's state, which [`EditorApp::apply`] alone does.
 //!
 //! One file per panel: `levels` (the level list and the pack's fields),
 //! `inspector` (the level's fields and its findings), `canvas` (the board
-//! and its pointer input), `modals` (dialogs); this file holds the window's
+//! and its pointer input), `play` (the board as a game and the play panel),
+//! `modals` (dialogs); this file holds [`Editor`], which drives a frame, the
 //! layout, the menus, the toolbar, the status bar and the shortcuts.
 
 mod canvas;
 mod inspector;
 mod levels;
 mod modals;
+mod play;
 
-pub use canvas::Drag;
-pub use inspector::{ShownFinding, finding_text_color};
+pub use inspector::finding_text_color;
 
 use egui::{Button, CentralPanel, Color32, Panel, RichText, ScrollArea, Ui};
 
-use super::app::{EditorApp, Modal, Then};
+use super::app::EditorApp;
 use super::board::player_color;
 use super::command::{Command, Overlay, Tool};
 use crate::analysis::Severity;
 use crate::level::edit::Mirror;
 use crate::rules::Stage;
+
+/// The editor window: the editor's state, and what only the views keep
+/// from frame to frame (the cell under the pointer, a stroke in progress).
+pub struct Editor {
+    app: EditorApp,
+    local: Local,
+}
+
+/// What the views keep between frames: the pointer's, not the document's.
+#[derive(Default)]
+struct Local {
+    hovered: Option<crate::rules::Cell>,
+    drag: Option<canvas::Drag>,
+}
+
+/// A view's handle for one frame: the editor to read, the pointer's state,
+/// and the commands sent so far.
+struct View<'a> {
+    app: &'a EditorApp,
+    local: &'a mut Local,
+    sent: &'a mut Vec<Command>,
+}
+
+impl std::ops::Deref for View<'_> {
+    type Target = EditorApp;
+
+    fn deref(&self) -> &EditorApp {
+        self.app
+    }
+}
+
+impl Editor {
+    /// A window on `app`.
+    #[must_use]
+    pub fn new(app: EditorApp) -> Editor {
+        Editor { app, local: Local::default() }
+    }
+
+    /// The editor's state, to read.
+    #[must_use]
+    pub const fn app(&self) -> &EditorApp {
+        &self.app
+    }
+
+    /// Queues a command, as a menu entry or a shortcut does; it runs at the
+    /// end of the next frame.
+    pub fn command(&mut self, command: Command) {
+        self.app.command(command);
+    }
+
+    /// Writes the unsaved work to the recovery file now, as the timer does.
+    pub fn autosave_now(&mut self) {
+        self.app.autosave_now();
+    }
+
+    /// One frame of the whole editor, drawn into `ui` (the window's root):
+    /// the editor's own turn, the views (which read it and send commands),
+    /// then the commands applied.
+    pub fn ui_root(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        // egui drops what was typed in a frame whose click moves focus away
+        // (the field gives up focus before it reads the keys): focus is
+        // given up here instead, after the fields have read this frame.
+        ctx.options_mut(|o| o.input_options.surrender_focus_on = egui::SurrenderFocusOn::Never);
+        self.app.begin_frame(&ctx);
+        if self.app.playing() {
+            // A stroke in progress ends with the mode.
+            self.local.drag = None;
+        }
+        let mut sent = Vec::new();
+        View { app: &self.app, local: &mut self.local, sent: &mut sent }.frame(ui, &ctx);
+        self.app.end_frame(&ctx, sent);
+        surrender_focus_on_click_elsewhere(&ctx);
+    }
+}
+
+impl std::ops::Deref for Editor {
+    type Target = EditorApp;
+
+    fn deref(&self) -> &EditorApp {
+        &self.app
+    }
+}
 
 /// A side panel's content, scrolled within the panel's width: content
 /// wider or taller than the panel scrolls instead of widening it.
@@ -56,21 +141,18 @@ pub(super) fn severity_color(severity: Severity) -> Color32 {
     }
 }
 
-impl EditorApp {
-    /// The whole editor, drawn into `ui` (the window's root).
-    pub fn ui_root(&mut self, ui: &mut Ui) {
-        let ctx = ui.ctx().clone();
-        // egui drops what was typed in a frame whose click moves focus away
-        // (the field gives up focus before it reads the keys): focus is
-        // given up here instead, after the fields have read this frame.
-        ctx.options_mut(|o| o.input_options.surrender_focus_on = egui::SurrenderFocusOn::Never);
-        if self.modal.is_none() {
-            self.shortcuts(&ctx);
+impl View<'_> {
+    /// Sends a command: it runs once the views have drawn this frame.
+    fn command(&mut self, command: Command) {
+        self.sent.push(command);
+    }
+
+    /// The whole editor's views.
+    fn frame(mut self, ui: &mut Ui, ctx: &egui::Context) {
+        let app = self.app;
+        if app.modal().is_none() {
+            self.shortcuts(ctx);
         }
-        if self.playing {
-            self.play_tick(&ctx);
-        }
-        self.close_request(&ctx);
         Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
@@ -81,7 +163,7 @@ impl EditorApp {
             .size_range(180.0..=480.0)
             .resizable(true)
             .show(ui, |ui| side_scroll(ui, "levels-panel", |ui| self.levels_ui(ui)));
-        if self.playing {
+        if app.playing() {
             Panel::right("sandbox")
                 .default_size(340.0)
                 .size_range(260.0..=560.0)
@@ -96,20 +178,15 @@ impl EditorApp {
                 .show(ui, |ui| side_scroll(ui, "inspector", |ui| self.inspector_ui(ui)));
             CentralPanel::default().show(ui, |ui| self.board_ui(ui));
         }
-        self.modal_ui(&ctx);
-        self.poll_generating(&ctx);
-        self.run_pending(&ctx);
-        self.update_title(&ctx);
-        self.autosave(&ctx);
-        self.expire_status();
-        surrender_focus_on_click_elsewhere(&ctx);
+        self.modal_ui(ctx);
     }
 
     /// The keys of the one shortcut table, in editing and in play alike.
     fn shortcuts(&mut self, ctx: &egui::Context) {
+        let app = self.app;
         let typing = ctx.egui_wants_keyboard_input();
         for (shortcut, command) in Command::shortcut_table() {
-            if !command.scope().covers(self.playing) {
+            if !command.scope().covers(app.playing()) {
                 continue;
             }
             // Plain keys belong to a text field being typed into.
@@ -119,30 +196,6 @@ impl EditorApp {
             if ctx.input_mut(|i| i.consume_shortcut(&shortcut)) {
                 self.command(command);
             }
-        }
-    }
-
-    fn close_request(&mut self, ctx: &egui::Context) {
-        if ctx.input(|i| i.viewport().close_requested()) {
-            if self.doc.is_dirty() && !self.quit_requested {
-                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-                self.modal = Some(Modal::Unsaved(Then::Quit));
-            } else {
-                self.save_prefs();
-            }
-        }
-    }
-
-    fn update_title(&mut self, ctx: &egui::Context) {
-        let title = format!(
-            "{}{} — {} — Push Crate Studio",
-            if self.doc.is_dirty() { "● " } else { "" },
-            self.doc.title(),
-            self.doc.pack.name
-        );
-        if title != self.title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.title = title;
         }
     }
 
@@ -199,15 +252,16 @@ impl EditorApp {
     }
 
     fn menu_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 self.command_button(ui, Command::New);
                 self.command_button(ui, Command::Open);
                 ui.menu_button("Open Recent", |ui| {
-                    if self.prefs.recent.is_empty() {
+                    if app.prefs().recent.is_empty() {
                         ui.label("No recent files");
                     }
-                    for path in self.prefs.recent.clone() {
+                    for path in app.prefs().recent.clone() {
                         self.command_button(ui, Command::OpenRecent(path));
                     }
                 });
@@ -251,7 +305,7 @@ impl EditorApp {
             });
             ui.menu_button("View", |ui| {
                 for overlay in Overlay::ALL {
-                    let on = self.overlay(overlay);
+                    let on = app.overlay(overlay);
                     let shortcut = ui.ctx().format_shortcut(&overlay.shortcut());
                     let button = Button::selectable(on, overlay.label()).shortcut_text(shortcut);
                     if self.command_widget(ui, Command::ToggleOverlay(overlay), button, None) {
@@ -267,13 +321,14 @@ impl EditorApp {
     }
 
     fn toolbar_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         ui.horizontal_wrapped(|ui| {
-            let play = if self.playing { "Edit (F5)" } else { "Play (F5)" };
+            let play = if app.playing() { "Edit (F5)" } else { "Play (F5)" };
             if ui.add(Button::new(RichText::new(play).strong())).on_hover_text("Switch between editing and playing this level").clicked() {
                 self.command(Command::TogglePlay);
             }
             ui.separator();
-            if self.playing {
+            if app.playing() {
                 ui.label("Playing: click a green cell to move, or use the arrow keys. T places crates, X steals, Space passes.");
                 return;
             }
@@ -284,7 +339,7 @@ impl EditorApp {
                     text = text.color(player_color(p));
                 }
                 let response = ui
-                    .add(Button::selectable(self.tool == tool, text))
+                    .add(Button::selectable(app.tool() == tool, text))
                     .on_hover_text(format!("{} ({shortcut})", tool.help()));
                 if response.clicked() {
                     self.command(Command::SetTool(tool));
@@ -300,14 +355,14 @@ impl EditorApp {
             ui.horizontal(|ui| {
                 let label = ui.label(RichText::new("Crate stage").color(strong));
                 egui::ComboBox::from_id_salt("stage")
-                    .selected_text(self.stage.name())
+                    .selected_text(app.stage().name())
                     .show_ui(ui, |ui| {
                         for stage in Stage::ALL {
                             let shortcut = Command::SetStage(stage)
                                 .shortcut()
                                 .map(|s| ui.ctx().format_shortcut(&s))
                                 .unwrap_or_default();
-                            if ui.selectable_label(self.stage == stage, format!("{stage} ({shortcut})")).clicked() {
+                            if ui.selectable_label(app.stage() == stage, format!("{stage} ({shortcut})")).clicked() {
                                 self.command(Command::SetStage(stage));
                             }
                         }
@@ -318,10 +373,10 @@ impl EditorApp {
             ui.horizontal(|ui| {
                 let label = ui.label(RichText::new("Mirror").color(strong));
                 egui::ComboBox::from_id_salt("mirror")
-                    .selected_text(self.prefs.mirror.label())
+                    .selected_text(app.prefs().mirror.label())
                     .show_ui(ui, |ui| {
                         for mirror in Mirror::ALL {
-                            if ui.selectable_label(self.prefs.mirror == mirror, mirror.label()).clicked() {
+                            if ui.selectable_label(app.prefs().mirror == mirror, mirror.label()).clicked() {
                                 self.command(Command::SetMirror(mirror));
                             }
                         }
@@ -334,7 +389,7 @@ impl EditorApp {
             for overlay in Overlay::ALL {
                 let shortcut = ui.ctx().format_shortcut(&overlay.shortcut());
                 if ui
-                    .add(Button::selectable(self.overlay(overlay), overlay.label()))
+                    .add(Button::selectable(app.overlay(overlay), overlay.label()))
                     .on_hover_text(format!("Show or hide ({shortcut})"))
                     .clicked()
                 {
@@ -346,14 +401,15 @@ impl EditorApp {
 
     /// With the heat map on, what it says of the cell under the pointer.
     fn hovered_distance(&self) -> Option<String> {
-        if self.playing || !self.prefs.show_distances {
+        let app = self.app;
+        if app.playing() || !app.prefs().show_distances {
             return None;
         }
-        let (cell, level) = (self.hovered?, self.doc.level()?);
+        let (cell, level) = (self.local.hovered?, app.doc().level()?);
         if !level.floor().has(cell) {
             return None;
         }
-        let overlays = self.cached_overlays(level)?;
+        let overlays = app.cached_overlays(level)?;
         Some(match overlays.distances.as_ref()?[cell.index()] {
             Some(1) => "1 step from the flag".to_owned(),
             Some(d) => format!("{d} steps from the flag"),
@@ -362,25 +418,26 @@ impl EditorApp {
     }
 
     fn status_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         ui.horizontal(|ui| {
-            let cell = self.hovered.map_or_else(|| "—".to_owned(), |c| c.to_string());
+            let cell = self.local.hovered.map_or_else(|| "—".to_owned(), |c| c.to_string());
             ui.label(RichText::new(format!("{cell:>3}")).monospace())
                 .on_hover_text("The cell under the pointer");
             if let Some(steps) = self.hovered_distance() {
                 ui.label(steps);
             }
             ui.separator();
-            let mode = match &self.sandbox {
-                Some(game) if self.playing => format!("Play · {}", game.level.id),
-                _ => format!("{} · {}", self.tool.label(), self.prefs.mirror.label()),
+            let mode = match app.sandbox() {
+                Some(game) if app.playing() => format!("Play · {}", game.level.id),
+                _ => format!("{} · {}", app.tool().label(), app.prefs().mirror.label()),
             };
             ui.label(mode);
             ui.separator();
-            if self.generating.is_some() {
+            if app.generating() {
                 ui.spinner();
                 self.command_button(ui, Command::StopGenerating);
             }
-            ui.label(&self.status);
+            ui.label(app.status());
         });
     }
 }

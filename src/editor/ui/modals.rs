@@ -2,27 +2,31 @@
 
 use egui::{Button, RichText, ScrollArea};
 
-use crate::editor::app::{EditorApp, Modal};
+use super::View;
+use crate::editor::command::Command;
+use crate::editor::dialog::{Answer, Modal};
 use crate::rules::{MAX_SIDE, MIN_SIDE};
 
-impl EditorApp {
+impl View<'_> {
     pub(super) fn modal_ui(&mut self, ctx: &egui::Context) {
-        let Some(modal) = self.modal.clone() else { return };
+        let app = self.app;
+        let Some(modal) = app.modal().cloned() else { return };
+        let mut answers = Vec::new();
         egui::Modal::new(egui::Id::unique("pushcrate-modal")).show(ctx, |ui| {
             ui.set_max_width(520.0);
             match modal {
                 Modal::Unsaved(then) => {
                     ui.heading("Save changes?");
-                    ui.label(format!("{} has changes that are not saved.", self.doc.title()));
+                    ui.label(format!("{} has changes that are not saved.", app.doc().title()));
                     ui.horizontal(|ui| {
-                        if ui.button("Save").clicked() && self.save(false) {
-                            self.proceed(then.clone(), ctx);
+                        if ui.button("Save").clicked() {
+                            answers.push(Answer::SaveThen(then.clone()));
                         }
                         if ui.button("Don't save").clicked() {
-                            self.proceed(then.clone(), ctx);
+                            answers.push(Answer::Proceed(then.clone()));
                         }
                         if ui.button("Cancel").clicked() {
-                            self.modal = None;
+                            answers.push(Answer::Dismiss);
                         }
                     });
                 }
@@ -43,7 +47,7 @@ impl EditorApp {
                             ui.add(egui::Label::new(RichText::new(&text).monospace()).extend());
                         });
                     if ui.button("Close").clicked() {
-                        self.modal = None;
+                        answers.push(Answer::Dismiss);
                     }
                 }
                 Modal::Recover(recovery) => {
@@ -57,10 +61,10 @@ impl EditorApp {
                     ));
                     ui.horizontal(|ui| {
                         if ui.button("Recover").clicked() {
-                            self.restore(&recovery);
+                            answers.push(Answer::Recover);
                         }
                         if ui.button("Discard").clicked() {
-                            self.discard_recovery();
+                            answers.push(Answer::DiscardRecovery);
                         }
                     });
                 }
@@ -106,16 +110,18 @@ impl EditorApp {
                         ui.add(egui::DragValue::new(&mut form.seed)).labelled_by(label.id);
                         ui.end_row();
                         ui.label("");
-                        ui.checkbox(&mut form.balanced, "Balanced (within 40–60% under expert and deep, or master where they disagree: minutes)");
+                        ui.checkbox(&mut form.balanced, "Balanced (the balance check calls it balanced under expert and deep: minutes)");
                         ui.end_row();
                     });
-                    self.modal = Some(Modal::Generate(form.clone()));
+                    if Some(&Modal::Generate(form.clone())) != app.modal() {
+                        answers.push(Answer::Edit(Modal::Generate(form.clone())));
+                    }
                     ui.horizontal(|ui| {
                         if ui.button("Generate").clicked() {
-                            self.start_generating(form.clone());
+                            answers.push(Answer::Generate(form.clone()));
                         }
                         if ui.button("Cancel").clicked() {
-                            self.modal = None;
+                            answers.push(Answer::Dismiss);
                         }
                     });
                 }
@@ -123,21 +129,24 @@ impl EditorApp {
                     ui.heading(task.title());
                     ui.label(format!(
                         "No file dialog can be shown here ({}): type the file's path.",
-                        self.dialogs_unavailable_because()
+                        app.dialogs_unavailable_because()
                     ));
                     let label = ui.label("Path");
                     let field = ui
                         .add(egui::TextEdit::singleline(&mut path).desired_width(460.0))
                         .labelled_by(label.id);
                     let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    self.modal = Some(Modal::AskPath { task, path: path.clone() });
+                    let edited = Modal::AskPath { task, path: path.clone() };
+                    if Some(&edited) != app.modal() {
+                        answers.push(Answer::Edit(edited));
+                    }
                     ui.horizontal(|ui| {
                         let ok = ui.add_enabled(!path.trim().is_empty(), Button::new("OK")).clicked();
                         if (ok || enter) && !path.trim().is_empty() {
-                            self.finish_file_task(task, std::path::PathBuf::from(path.trim()));
+                            answers.push(Answer::FileTask(task, std::path::PathBuf::from(path.trim())));
                         }
                         if ui.button("Cancel").clicked() {
-                            self.modal = None;
+                            answers.push(Answer::Dismiss);
                         }
                     });
                 }
@@ -145,10 +154,13 @@ impl EditorApp {
                     ui.heading("Something went wrong");
                     ui.label(message);
                     if ui.button("Close").clicked() {
-                        self.modal = None;
+                        answers.push(Answer::Dismiss);
                     }
                 }
             }
         });
+        for answer in answers {
+            self.command(Command::Dialog(answer));
+        }
     }
 }

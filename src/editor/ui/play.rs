@@ -7,224 +7,19 @@ use egui::{
 };
 use egui_plot::{Bar, BarChart, Line, Plot};
 
-use super::app::EditorApp;
-use super::board::{BoardLayout, BoardView, paint_position, player_color};
-use super::command::Command;
-use super::sandbox::{BALANCE_CHOICES, MOTION, Sandbox, Seat};
+use super::View;
 use crate::ai::Agent;
-use crate::rules::{Action, ActionKind, Dir, Outcome, Player, WinKind};
+use crate::editor::board::{BoardLayout, BoardView, paint_position, player_color};
+use crate::editor::command::Command;
+use crate::editor::sandbox::{BALANCE_CHOICES, MOTION, Motion, Sandbox, Seat, announce};
+use crate::rules::{Action, ActionKind, Outcome, Player};
 
 const GREEN: Color32 = Color32::from_rgb(60, 170, 80);
 
-impl EditorApp {
-    /// Switches the current level between editing and playing. Playing
-    /// never changes the level; coming back to play resumes the game.
-    pub fn toggle_play(&mut self) {
-        // A stroke in progress ends with the mode.
-        self.drag = None;
-        self.doc.end_stroke();
-        if self.playing {
-            self.playing = false;
-            self.say("Editing.");
-            return;
-        }
-        let Some(level) = self.doc.level().cloned() else { return };
-        let same_game = self.sandbox.as_ref().is_some_and(|s| s.level.id == level.id);
-        if !same_game {
-            match Sandbox::new(&level, self.doc.pack.rules) {
-                Ok(mut sandbox) => {
-                    // Who plays, and how the panel checks balance, are the
-                    // designer's choices for the pack, not for one level.
-                    if let Some(old) = &self.sandbox {
-                        sandbox.seats = old.seats;
-                        sandbox.balance_choice = old.balance_choice;
-                        sandbox.balance_games = old.balance_games;
-                        sandbox.balance_fixed = old.balance_fixed;
-                        sandbox.speed = old.speed;
-                        sandbox.animate = old.animate;
-                    }
-                    self.sandbox = Some(sandbox);
-                }
-                Err(why) => {
-                    self.say(format!("This level cannot be played: {why}."));
-                    return;
-                }
-            }
-        }
-        self.playing = true;
-        self.say("Playing. F5 returns to editing.");
-    }
-
-    /// Starts a new game on the current layout.
-    pub fn new_game(&mut self) {
-        let Some(level) = self.doc.level().cloned() else { return };
-        let seats = self.sandbox.as_ref().map(|s| s.seats);
-        match Sandbox::new(&level, self.doc.pack.rules) {
-            Ok(mut sandbox) => {
-                if let Some(seats) = seats {
-                    sandbox.seats = seats;
-                }
-                self.sandbox = Some(sandbox);
-            }
-            Err(why) => self.say(format!("This level cannot be played: {why}.")),
-        }
-    }
-
-    /// Saves the game as a record through the dialog.
-    pub fn save_record(&mut self) {
-        if self.sandbox.is_some()
-            && let Some(path) = self.pick_save(super::app::FileTask::SaveRecord)
-        {
-            self.save_record_to(&path);
-        }
-    }
-
-    /// Writes the game record to `path`.
-    pub fn save_record_to(&mut self, path: &std::path::Path) {
-        let Some(sandbox) = &self.sandbox else { return };
-        let record = sandbox.record();
-        let text = format!("{record}\n");
-        match super::storage::write_atomic(path, &text) {
-            Ok(()) => {
-                self.status =
-                    format!("Saved the whole game ({} actions) to {}.", record.actions.len(), path.display());
-            }
-            Err(e) => self.modal = Some(super::Modal::Error(crate::diagnostics::error_text(&e))),
-        }
-    }
-
-    /// Opens a game record (such as a stalled game from a self-play run)
-    /// at its last action, each seat kept as it was set.
-    pub fn open_record(&mut self) {
-        if let Some(path) = self.pick_open(super::app::FileTask::OpenRecord) {
-            self.open_record_from(&path);
-        }
-    }
-
-    /// Opens the game record at `path`.
-    pub fn open_record_from(&mut self, path: &std::path::Path) {
-        let result = crate::files::read_text(path, crate::level::MAX_FILE_BYTES)
-            .map_err(|e| e.to_string())
-            .and_then(|text| text.parse::<crate::level::record::GameRecord>().map_err(|e| e.to_string()));
-        let record = match result {
-            Ok(record) => record,
-            Err(why) => {
-                self.modal = Some(super::Modal::Error(why));
-                return;
-            }
-        };
-        let Some(index) = self.doc.pack.level_index(&record.level) else {
-            self.modal = Some(super::Modal::Error(format!("This pack has no level `{}`.", record.level)));
-            return;
-        };
-        let seats = self.sandbox.as_ref().map(|s| s.seats);
-        self.doc.select(index);
-        self.sandbox = None;
-        self.playing = false;
-        self.toggle_play();
-        let Some(sandbox) = &mut self.sandbox else { return };
-        if let Some(seats) = seats {
-            sandbox.seats = seats;
-        }
-        match sandbox.load(&record) {
-            Err(why) => self.modal = Some(super::Modal::Error(why.to_string())),
-            Ok(()) => {
-                self.say(format!("Opened the game at its last action ({} actions).", record.actions.len()))
-            }
-        }
-    }
-
-    /// Plays `action` for the person to move ([`EditorApp::apply`] has
-    /// checked that it is legal).
-    pub(super) fn play_action(&mut self, action: Action) {
-        let Some(sandbox) = &mut self.sandbox else { return };
-        match sandbox.play(action) {
-            Ok(_) => {
-                if let Some(outcome) = sandbox.state().outcome() {
-                    self.say(announce(outcome));
-                }
-            }
-            Err(why) => self.say(why.to_string()),
-        }
-    }
-
-    /// An arrow key: step or push that way, or jump the opponent there.
-    pub(super) fn arrow(&mut self, dir: Dir) {
-        let Some(sandbox) = &self.sandbox else { return };
-        let state = sandbox.state();
-        let here = state.position(state.turn());
-        let legal = state.legal_actions();
-        let straight = here.offset(dir).map(|next| (next, next.offset(dir)));
-        let action = straight
-            .into_iter()
-            .flat_map(|(next, beyond)| [Some(next), beyond])
-            .flatten()
-            .map(Action::Move)
-            .find(|a| legal.contains(*a));
-        match action {
-            Some(action) => self.play_action(action),
-            None => {
-                let why = match here.offset(dir) {
-                    Some(next) => state.check(Action::Move(next)).err().map(|e| format!("{e}.")),
-                    None => Some(format!("{here} is on the edge of the board.")),
-                };
-                self.say(why.unwrap_or_else(|| "No step, push or jump that way.".into()));
-            }
-        }
-    }
-
-    /// Advances the computer and the background runs; asks for repaints
-    /// while anything moves.
-    pub(super) fn play_tick(&mut self, ctx: &egui::Context) {
-        let Some(sandbox) = &mut self.sandbox else { return };
-        let mut message = None;
-        if sandbox.poll_thinking()
-            && let Some(outcome) = sandbox.state().outcome()
-        {
-            message = Some(announce(outcome));
-        }
-        if sandbox.computer_due() {
-            sandbox.think();
-        }
-        // A draw offered to the computer: it accepts when it is behind.
-        if let Some(by) = sandbox.draw_offer
-            && let Seat::Computer(_) = sandbox.seats[by.other()]
-        {
-            use crate::ai::Evaluator;
-            let score = crate::ai::RaceEvaluator.evaluate(sandbox.state(), by.other());
-            sandbox.answer_draw(score < 0);
-            let answer =
-                if score < 0 { "The computer accepts the draw." } else { "The computer declines the draw." };
-            message = Some(answer.to_owned());
-        }
-        sandbox.poll_balance();
-        sandbox.poll_fixes();
-        let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
-        // Frames only while something changes: a search or a check to poll,
-        // a move being drawn, or the computer's next move in a game it
-        // plays against itself, at the chosen speed. A person's turn waits
-        // for input, with no frame at all.
-        // A move being drawn or answered wants smooth frames; a check or a
-        // search for fixes only its progress, four times a second, so that
-        // drawing it (a software renderer's whole window, on some
-        // machines) leaves the cores to the games.
-        let wake = if sandbox.thinking.is_some() || animating || sandbox.computer_due() {
-            Some(std::time::Duration::from_millis(30))
-        } else if sandbox.balance.is_some() || sandbox.fixes.is_some() {
-            Some(std::time::Duration::from_millis(250))
-        } else {
-            sandbox.next_computer_move_in()
-        };
-        if let Some(wake) = wake {
-            ctx.request_repaint_after(wake);
-        }
-        if let Some(message) = message {
-            self.say(message);
-        }
-    }
-
+impl View<'_> {
     pub(super) fn play_board_ui(&mut self, ui: &mut Ui) {
-        let Some(sandbox) = &self.sandbox else { return };
+        let app = self.app;
+        let Some(sandbox) = app.sandbox() else { return };
         // A proposal previewed: its layout, the changed cells marked.
         if let Some(proposal) =
             sandbox.preview.and_then(|i| sandbox.fixes_found.as_ref().and_then(|f| f.proposals.get(i)))
@@ -246,11 +41,11 @@ impl EditorApp {
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
         let layout = self.zoomed_layout(ui, &response, state.width(), state.height());
-        self.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
-        let Some(sandbox) = &self.sandbox else { return };
+        self.local.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
+        let Some(sandbox) = app.sandbox() else { return };
         let legal = state.legal_actions();
         let human = sandbox.human_to_move() && sandbox.draw_offer.is_none();
-        let mut view = BoardView { hovered: self.hovered, ..BoardView::default() };
+        let mut view = BoardView { hovered: self.local.hovered, ..BoardView::default() };
         if sandbox.placing {
             view.sole_path = state.sole_path_cells();
         }
@@ -308,7 +103,7 @@ impl EditorApp {
         let clicked = ui.input(|i| i.pointer.button_pressed(PointerButton::Primary));
         if clicked
             && response.contains_pointer()
-            && let Some(cell) = self.hovered
+            && let Some(cell) = self.local.hovered
         {
             let action = if sandbox.placing { Action::Place(cell) } else { Action::Move(cell) };
             self.command(Command::Play(action));
@@ -316,9 +111,10 @@ impl EditorApp {
     }
 
     pub(super) fn play_panel_ui(&mut self, ui: &mut Ui) {
-        let Some(sandbox) = &self.sandbox else { return };
+        let app = self.app;
+        let Some(sandbox) = app.sandbox() else { return };
         ui.heading(format!("Playing {}", sandbox.level.id));
-        if self.doc.level().is_some_and(|l| *l != sandbox.level) {
+        if app.doc().level().is_some_and(|l| *l != sandbox.level) {
             ui.label(
                 RichText::new("The level has changed since this game began: New game plays the new layout.")
                     .color(Color32::from_rgb(200, 140, 0)),
@@ -328,14 +124,14 @@ impl EditorApp {
             self.command_button_labelled(ui, Command::TogglePlay, "Edit");
             self.command_button(ui, Command::NewGame);
         });
-        if self.sandbox.as_ref().is_some_and(Sandbox::viewing_past) {
+        if app.sandbox().is_some_and(Sandbox::viewing_past) {
             self.past_position_ui(ui);
         }
         for p in Player::BOTH {
             self.seat_ui(ui, p);
         }
         ui.separator();
-        let Some(sandbox) = &self.sandbox else { return };
+        let Some(sandbox) = app.sandbox() else { return };
         let state = *sandbox.state();
         for p in Player::BOTH {
             player_card(ui, &state, p);
@@ -351,7 +147,8 @@ impl EditorApp {
     /// Says that the board shows a past position, and offers to go back to
     /// the game's end.
     fn past_position_ui(&mut self, ui: &mut Ui) {
-        let Some(sandbox) = &self.sandbox else { return };
+        let app = self.app;
+        let Some(sandbox) = app.sandbox() else { return };
         let (cursor, total) = (sandbox.cursor, sandbox.actions.len());
         egui::Frame::group(ui.style()).stroke(Stroke::new(1.5, Color32::from_rgb(200, 140, 0))).show(
             ui,
@@ -367,7 +164,8 @@ impl EditorApp {
     }
 
     fn seat_ui(&mut self, ui: &mut Ui, player: Player) {
-        let Some(sandbox) = &self.sandbox else { return };
+        let app = self.app;
+        let Some(sandbox) = app.sandbox() else { return };
         let current = sandbox.seats[player];
         ui.horizontal(|ui| {
             let label =
@@ -390,7 +188,8 @@ impl EditorApp {
     }
 
     fn controls_ui(&mut self, ui: &mut Ui) {
-        let Some(sandbox) = &self.sandbox else { return };
+        let app = self.app;
+        let Some(sandbox) = app.sandbox() else { return };
         let placing = sandbox.placing;
         let running = sandbox.running;
         let thinking = sandbox.thinking.is_some();
@@ -420,14 +219,14 @@ impl EditorApp {
                     if running { "Pause" } else { "Run" },
                 );
                 self.command_button(ui, Command::StepComputer);
-                if let Some(sandbox) = &mut self.sandbox {
+                if let Some(sandbox) = app.sandbox() {
                     let speed_label = ui.label("Speed");
-                    ui.add(
-                        egui::Slider::new(&mut sandbox.speed, 0.5..=20.0)
-                            .suffix(" actions/s")
-                            .logarithmic(true),
-                    )
-                    .labelled_by(speed_label.id);
+                    let mut speed = sandbox.speed;
+                    ui.add(egui::Slider::new(&mut speed, 0.5..=20.0).suffix(" actions/s").logarithmic(true))
+                        .labelled_by(speed_label.id);
+                    if speed != sandbox.speed {
+                        self.command(Command::SetSpeed(speed));
+                    }
                 }
             });
         }
@@ -435,8 +234,11 @@ impl EditorApp {
             self.command_button(ui, Command::Undo);
             self.command_button(ui, Command::Redo);
             self.command_button(ui, Command::RestartGame);
-            if let Some(sandbox) = &mut self.sandbox {
-                ui.checkbox(&mut sandbox.animate, "Animate");
+            if let Some(sandbox) = app.sandbox() {
+                let mut animate = sandbox.animate;
+                if ui.checkbox(&mut animate, "Animate").changed() {
+                    self.command(Command::SetAnimate(animate));
+                }
             }
         });
         ui.horizontal_wrapped(|ui| {
@@ -449,7 +251,8 @@ impl EditorApp {
     }
 
     fn log_ui(&mut self, ui: &mut Ui) {
-        let Some(sandbox) = &self.sandbox else { return };
+        let app = self.app;
+        let Some(sandbox) = app.sandbox() else { return };
         let (cursor, actions) = (sandbox.cursor, sandbox.actions.clone());
         ui.label(RichText::new(format!("Game record ({} actions)", actions.len())).strong());
         ScrollArea::vertical().id_salt("log").max_height(150.0).show(ui, |ui| {
@@ -473,25 +276,35 @@ impl EditorApp {
     }
 
     fn balance_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         egui::CollapsingHeader::new("Balance").default_open(false).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                if let Some(sandbox) = &mut self.sandbox {
+                if let Some(sandbox) = app.sandbox() {
                     let label = ui.label(if sandbox.balance_fixed { "Games" } else { "At most" });
-                    ui.add(egui::DragValue::new(&mut sandbox.balance_games).range(2..=20_000))
+                    let mut games = sandbox.balance_games;
+                    ui.add(egui::DragValue::new(&mut games).range(2..=20_000))
                         .labelled_by(label.id)
                         .on_hover_text(
                             "Games per pairing: the cap of the sequential check, which stops as soon as its verdict is settled, or the number played with a fixed count",
                         );
-                    ui.checkbox(&mut sandbox.balance_fixed, "Fixed count").on_hover_text(
+                    if games != sandbox.balance_games {
+                        self.command(Command::SetBalanceGames(games));
+                    }
+                    let mut fixed = sandbox.balance_fixed;
+                    ui.checkbox(&mut fixed, "Fixed count").on_hover_text(
                         "Play every game instead of stopping at the sequential test's verdict: the slow check, for comparison",
                     );
+                    if fixed != sandbox.balance_fixed {
+                        self.command(Command::SetBalanceFixed(fixed));
+                    }
+                    let mut choice = sandbox.balance_choice;
                     let label = ui.label("Both sides");
                     let chosen = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].0;
                     egui::ComboBox::from_id_salt("balance-agent")
                         .selected_text(chosen)
                         .show_ui(ui, |ui| {
                             for (i, (name, _)) in BALANCE_CHOICES.iter().enumerate() {
-                                ui.selectable_value(&mut sandbox.balance_choice, i, *name);
+                                ui.selectable_value(&mut choice, i, *name);
                             }
                         })
                         .response
@@ -499,11 +312,14 @@ impl EditorApp {
                         .on_hover_text(
                             "A verdict is the level's only under strong play: by default the level is played by expert and by deep (six turns on a budget) and called balanced or unbalanced only where both agree; one weaker pairing is faster and its verdict is that pairing's",
                         );
+                    if choice != sandbox.balance_choice {
+                        self.command(Command::SetBalanceChoice(choice));
+                    }
                 }
                 self.command_button(ui, Command::RunBalance);
                 self.command_button(ui, Command::CancelBalance);
             });
-            let Some(sandbox) = &self.sandbox else { return };
+            let Some(sandbox) = app.sandbox() else { return };
             if let Some(run) = &sandbox.balance {
                 let (done, total) = run.progress();
                 let at_most = if sandbox.balance_fixed { "" } else { " at most" };
@@ -526,6 +342,7 @@ impl EditorApp {
     /// Suggest fixes: the search's progress, then each proposal with its
     /// edits, verdict and cost, to preview on the board or apply.
     fn fixes_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
         ui.label(RichText::new("Fixes").strong()).on_hover_text(
             "The smallest edits (a wall, a start square or the flag moved a step, a crate; mirrored pairs on a mirrored level) that the default balance check calls balanced",
         );
@@ -533,7 +350,7 @@ impl EditorApp {
             self.command_button(ui, Command::SuggestFixes);
             self.command_button(ui, Command::CancelFixes);
         });
-        let Some(sandbox) = &self.sandbox else { return };
+        let Some(sandbox) = app.sandbox() else { return };
         if let Some(job) = &sandbox.fixes {
             let (games, _) = job.progress();
             let stage = sandbox.fixes_stage.lock().map(|s| s.clone()).unwrap_or_default();
@@ -589,21 +406,7 @@ impl EditorApp {
     }
 }
 
-/// How the game ended, as a sentence.
-#[must_use]
-pub fn announce(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win { winner, by: WinKind::Flag } => {
-            format!("Player {} wins: the flag is home!", winner.number())
-        }
-        Outcome::Win { winner, by: WinKind::Crates } => {
-            format!("Player {} wins by destroying crates!", winner.number())
-        }
-        Outcome::Draw => "Drawn by agreement.".into(),
-    }
-}
-
-fn animate(painter: &egui::Painter, layout: &BoardLayout, motion: &super::sandbox::Motion, t: f32) {
+fn animate(painter: &egui::Painter, layout: &BoardLayout, motion: &Motion, t: f32) {
     let mover = motion.before.turn();
     let from = layout.cell_rect(motion.before.position(mover)).center();
     match (motion.kind, motion.action) {

@@ -1,12 +1,21 @@
-//! [`EditorApp`]: the editor's state and the one place that applies
-//! commands.
+//! [`EditorApp`]: the editor's state and the one place that changes it.
+//!
+//! Its fields are private. The views read it through `&EditorApp` and send
+//! [`Command`]s; [`EditorApp::apply`] is the one door through which the
+//! document, the game, the dialogs and the preferences change. Dialog
+//! choices, finished background jobs and the computer's moves are
+//! commands or frame steps of this module too (`play` runs play mode).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+mod play;
+
 use super::command::{Command, FormField, Overlay, Tool};
+use super::dialog::{Answer, FileTask, GenerateForm, Modal, Then};
 use super::document::Document;
 use super::overlays::Overlays;
 use super::storage::{AppPaths, FileDialogs, Prefs, Recovery, save_pack, write_atomic};
@@ -16,160 +25,56 @@ use crate::level::format::{parse_pack, write_pack};
 use crate::level::{Level, Pack, Problem};
 use crate::rules::{Player, Rules, Stage};
 
-/// What to do once unsaved changes are dealt with.
-#[derive(Clone, PartialEq, Debug)]
-pub enum Then {
-    /// Start a new pack.
-    New,
-    /// Open a file (ask which when `None`).
-    Open(Option<PathBuf>),
-    /// Close the editor.
-    Quit,
-}
-
-/// A dialog over the editor.
-#[derive(Clone, PartialEq, Debug)]
-pub enum Modal {
-    /// "Save changes?" before `Then`.
-    Unsaved(Then),
-    /// A file was not opened: its diagnostics, drawn as `pushcrate check`
-    /// draws them, with line, column and the source line.
-    Problems {
-        /// The file.
-        file: String,
-        /// Every problem, as `pushcrate check` prints them.
-        text: String,
-        /// A number of its own for each time it is shown, so that the
-        /// dialog always opens at the top left, whatever it was scrolled to
-        /// before.
-        shown: u64,
-    },
-    /// Unsaved work from a run that did not end cleanly.
-    Recover(Recovery),
-    /// Something failed.
-    Error(String),
-    /// The level generator's options.
-    Generate(GenerateForm),
-    /// A path typed in, where no file dialog can be shown.
-    AskPath {
-        /// What the path is for.
-        task: FileTask,
-        /// The path so far.
-        path: String,
-    },
-}
-
-/// What a chosen file is for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum FileTask {
-    /// Open a pack.
-    Open,
-    /// Save the pack.
-    SaveAs,
-    /// Export the pack as TOML.
-    ExportToml,
-    /// Export the pack as JSON.
-    ExportJson,
-    /// Save the game record.
-    SaveRecord,
-    /// Open a game record.
-    OpenRecord,
-}
-
-impl FileTask {
-    /// The dialog's title.
-    #[must_use]
-    pub const fn title(self) -> &'static str {
-        match self {
-            FileTask::Open => "Open a pack",
-            FileTask::SaveAs => "Save the pack as",
-            FileTask::ExportToml => "Export the pack as TOML",
-            FileTask::ExportJson => "Export the pack as JSON",
-            FileTask::SaveRecord => "Save the game as",
-            FileTask::OpenRecord => "Open a game record",
-        }
-    }
-}
-
-/// The options of the "Generate level" dialog, as `pushcrate generate`.
-#[derive(Clone, PartialEq, Debug)]
-pub struct GenerateForm {
-    /// Files.
-    pub width: u8,
-    /// Ranks.
-    pub height: u8,
-    /// The style.
-    pub style: crate::generate::Style,
-    /// The symmetry.
-    pub symmetry: crate::generate::GenSymmetry,
-    /// The seed.
-    pub seed: u64,
-    /// Balance by self-play.
-    pub balanced: bool,
-}
-
-impl Default for GenerateForm {
-    fn default() -> GenerateForm {
-        GenerateForm {
-            width: 9,
-            height: 9,
-            style: crate::generate::Style::Open,
-            symmetry: crate::generate::GenSymmetry::HalfTurn,
-            seed: 1,
-            balanced: false,
-        }
-    }
-}
-
 /// The longest time unsaved work goes without a copy in the recovery file.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(10);
 
-/// The editor.
+/// The editor's state. Nothing outside this module writes it: views get
+/// `&EditorApp` and send commands.
 pub struct EditorApp {
     /// Saved preferences.
-    pub prefs: Prefs,
+    prefs: Prefs,
     /// The pack being edited.
-    pub doc: Document,
+    doc: Document,
     /// The board tool.
-    pub tool: Tool,
+    tool: Tool,
     /// How the board is zoomed and panned (the view's, not the document's).
-    pub zoom: crate::editor::board::BoardZoom,
+    zoom: crate::editor::board::BoardZoom,
     /// The crate tool's stage.
-    pub stage: Stage,
+    stage: Stage,
     /// The highlighted finding of the current level.
-    pub selected_finding: Option<usize>,
+    selected_finding: Option<usize>,
     /// The open dialog, if any.
-    pub modal: Option<Modal>,
+    modal: Option<Modal>,
     /// The last message for the status bar; cleared when the document or
     /// the game changes after it was said, so it is never stale.
-    pub status: String,
+    status: String,
     /// What the message was about: the document's and the game's state
     /// when it was said (`None` until the end of the frame it was said in).
     status_key: Option<u64>,
     /// Whether the editor asked to close (tests read this; the window
     /// closes by itself).
-    pub quit_requested: bool,
-    pub(super) hovered: Option<crate::rules::Cell>,
-    pub(super) drag: Option<super::ui::Drag>,
+    quit_requested: bool,
     dialogs: Box<dyn FileDialogs>,
     paths: AppPaths,
-    cache: HashMap<u64, Arc<LevelReport>>,
+    /// Analyses per level content: computed when first read, by views that
+    /// only read.
+    cache: RefCell<HashMap<u64, Arc<LevelReport>>>,
     /// The board's overlays per level content, beside `cache`.
-    overlays: HashMap<u64, Arc<Overlays>>,
-    problems: (u64, Arc<Vec<Problem>>),
+    overlays: RefCell<HashMap<u64, Arc<Overlays>>>,
+    problems: RefCell<(u64, Arc<Vec<Problem>>)>,
     pending: Vec<Command>,
     /// When the recovery file was last written, on the UI's clock (seconds).
     last_autosave: f64,
     /// The revision the recovery file holds.
     autosaved: Option<u64>,
     /// The window title, as last sent to the window.
-    pub title: String,
+    title: String,
     /// The game of play mode, kept while editing.
-    pub sandbox: Option<super::sandbox::Sandbox>,
+    sandbox: Option<super::sandbox::Sandbox>,
     /// Whether the board is in play mode.
-    pub playing: bool,
+    playing: bool,
     /// A level being generated in the background.
-    pub generating: Option<super::job::Job<Result<Option<Level>, crate::generate::GenerateError>>>,
+    generating: Option<super::job::Job<Result<Option<Level>, crate::generate::GenerateError>>>,
     generate_form: GenerateForm,
 }
 
@@ -201,13 +106,11 @@ impl EditorApp {
             status: "Bundled pack opened as an unsaved copy; saving asks where.".to_owned(),
             status_key: None,
             quit_requested: false,
-            hovered: None,
-            drag: None,
             dialogs,
             paths,
-            cache: HashMap::new(),
-            overlays: HashMap::new(),
-            problems: (u64::MAX, Arc::new(Vec::new())),
+            cache: RefCell::new(HashMap::new()),
+            overlays: RefCell::new(HashMap::new()),
+            problems: RefCell::new((u64::MAX, Arc::new(Vec::new()))),
             pending: Vec::new(),
             last_autosave: f64::NEG_INFINITY,
             autosaved: None,
@@ -228,55 +131,181 @@ impl EditorApp {
         self.open_path(path);
     }
 
-    /// Queues a command; it runs after the current UI pass.
+    /// Queues a command; it runs at the end of the frame, after the views'.
     pub fn command(&mut self, command: Command) {
         self.pending.push(command);
     }
 
-    /// Runs the queued commands.
-    pub fn run_pending(&mut self, ctx: &egui::Context) {
-        for command in std::mem::take(&mut self.pending) {
+    /// What runs before the views draw a frame: play mode's computer and
+    /// background runs, the window's close button, a finished generation.
+    pub fn begin_frame(&mut self, ctx: &egui::Context) {
+        if self.playing {
+            self.play_tick(ctx);
+        }
+        self.close_request(ctx);
+        self.poll_generating(ctx);
+    }
+
+    /// What runs after the views drew a frame: the commands queued and
+    /// those the views sent, in order, then the window title, the recovery
+    /// file and the status message's expiry.
+    pub fn end_frame(&mut self, ctx: &egui::Context, sent: Vec<Command>) {
+        let mut queued = std::mem::take(&mut self.pending);
+        queued.extend(sent);
+        // The frame just drawn shows the state before these commands: one
+        // more frame shows what they did, at once, not at the next input.
+        if !queued.is_empty() {
+            ctx.request_repaint();
+        }
+        for command in queued {
             self.apply(command, ctx);
         }
+        self.update_title(ctx);
+        self.autosave(ctx);
+        self.expire_status();
+    }
+
+    fn close_request(&mut self, ctx: &egui::Context) {
+        if ctx.input(|i| i.viewport().close_requested()) {
+            if self.doc.is_dirty() && !self.quit_requested {
+                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+                self.modal = Some(Modal::Unsaved(Then::Quit));
+            } else {
+                self.save_prefs();
+            }
+        }
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = format!(
+            "{}{} — {} — Push Crate Studio",
+            if self.doc.is_dirty() { "● " } else { "" },
+            self.doc.title(),
+            self.doc.pack.name
+        );
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    /// The window's title, as last sent.
+    #[must_use]
+    pub fn title(&self) -> &str {
+        &self.title
     }
 
     /// The analysis of `level` under the pack's rules, computed once per
     /// content.
-    pub fn report(&mut self, level: &Level) -> Arc<LevelReport> {
+    pub fn report(&self, level: &Level) -> Arc<LevelReport> {
         let rules = self.doc.pack.rules;
         let key = level_key(level, &rules);
-        if self.cache.len() > 2_000 {
-            self.cache.clear();
+        let mut cache = self.cache.borrow_mut();
+        if cache.len() > 2_000 {
+            cache.clear();
         }
         Arc::clone(
-            self.cache
+            cache
                 .entry(key)
                 .or_insert_with(|| Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))),
         )
     }
 
     /// The board's overlays of `level`, computed once per content.
-    pub fn overlays(&mut self, level: &Level) -> Arc<Overlays> {
+    pub fn overlays(&self, level: &Level) -> Arc<Overlays> {
         let key = level_key(level, &self.doc.pack.rules);
-        if self.overlays.len() > 2_000 {
-            self.overlays.clear();
+        let mut overlays = self.overlays.borrow_mut();
+        if overlays.len() > 2_000 {
+            overlays.clear();
         }
-        Arc::clone(self.overlays.entry(key).or_insert_with(|| Arc::new(Overlays::of(level))))
+        Arc::clone(overlays.entry(key).or_insert_with(|| Arc::new(Overlays::of(level))))
     }
 
-    /// The overlays of `level` if they were computed already (for views
-    /// that only read).
+    /// The overlays of `level` if they were computed already.
     #[must_use]
     pub fn cached_overlays(&self, level: &Level) -> Option<Arc<Overlays>> {
-        self.overlays.get(&level_key(level, &self.doc.pack.rules)).cloned()
+        self.overlays.borrow().get(&level_key(level, &self.doc.pack.rules)).cloned()
     }
 
     /// The validation problems of the pack, computed once per edit.
-    pub fn pack_problems(&mut self) -> Arc<Vec<Problem>> {
-        if self.problems.0 != self.doc.revision() {
-            self.problems = (self.doc.revision(), Arc::new(self.doc.pack.problems()));
+    pub fn pack_problems(&self) -> Arc<Vec<Problem>> {
+        let mut problems = self.problems.borrow_mut();
+        if problems.0 != self.doc.revision() {
+            *problems = (self.doc.revision(), Arc::new(self.doc.pack.problems()));
         }
-        Arc::clone(&self.problems.1)
+        Arc::clone(&problems.1)
+    }
+
+    /// The pack being edited.
+    #[must_use]
+    pub const fn doc(&self) -> &Document {
+        &self.doc
+    }
+
+    /// The saved preferences (recent files, mirror mode, overlays, seats).
+    #[must_use]
+    pub const fn prefs(&self) -> &Prefs {
+        &self.prefs
+    }
+
+    /// The board tool.
+    #[must_use]
+    pub const fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// The crate tool's stage.
+    #[must_use]
+    pub const fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// How the board is zoomed and panned.
+    #[must_use]
+    pub const fn zoom(&self) -> crate::editor::board::BoardZoom {
+        self.zoom
+    }
+
+    /// The highlighted finding of the current level.
+    #[must_use]
+    pub const fn selected_finding(&self) -> Option<usize> {
+        self.selected_finding
+    }
+
+    /// The open dialog, if any.
+    #[must_use]
+    pub const fn modal(&self) -> Option<&Modal> {
+        self.modal.as_ref()
+    }
+
+    /// The status bar's message.
+    #[must_use]
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Whether the editor asked to close.
+    #[must_use]
+    pub const fn quit_requested(&self) -> bool {
+        self.quit_requested
+    }
+
+    /// The game of play mode, kept while editing.
+    #[must_use]
+    pub const fn sandbox(&self) -> Option<&super::sandbox::Sandbox> {
+        self.sandbox.as_ref()
+    }
+
+    /// Whether the board is in play mode.
+    #[must_use]
+    pub const fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Whether a level is being generated.
+    #[must_use]
+    pub const fn generating(&self) -> bool {
+        self.generating.is_some()
     }
 
     /// Whether an overlay is on.
@@ -461,6 +490,47 @@ impl EditorApp {
             }),
             Command::PreviewFix(which) => self.with_game(|s| s.preview = which),
             Command::ApplyFix(i) => self.apply_fix(i),
+            Command::Dialog(answer) => self.answer(answer, ctx),
+            Command::SetZoom(zoom) => self.zoom = zoom,
+            Command::SetSpeed(speed) => self.with_game(|s| s.speed = speed.clamp(0.5, 20.0)),
+            Command::SetAnimate(on) => self.with_game(|s| s.animate = on),
+            Command::SetBalanceGames(games) => self.with_game(|s| s.balance_games = games.clamp(2, 20_000)),
+            Command::SetBalanceFixed(on) => self.with_game(|s| s.balance_fixed = on),
+            Command::SetBalanceChoice(i) => self.with_game(|s| {
+                s.balance_choice = i.min(super::sandbox::BALANCE_CHOICES.len() - 1);
+            }),
+        }
+    }
+
+    /// Carries out a dialog's choice.
+    fn answer(&mut self, answer: Answer, ctx: &egui::Context) {
+        match answer {
+            Answer::SaveThen(then) => {
+                if self.save(false) {
+                    self.proceed(then, ctx);
+                }
+            }
+            Answer::Proceed(then) => self.proceed(then, ctx),
+            Answer::Dismiss => self.modal = None,
+            Answer::Recover => {
+                if let Some(Modal::Recover(recovery)) = self.modal.clone() {
+                    self.restore(&recovery);
+                }
+            }
+            Answer::DiscardRecovery => self.discard_recovery(),
+            Answer::Generate(form) => self.start_generating(form),
+            Answer::FileTask(task, path) => self.finish_file_task(task, path),
+            // Only the dialog that is open is edited: an edit sent in the
+            // frame that closed it is dropped.
+            Answer::Edit(modal) => {
+                if self
+                    .modal
+                    .as_ref()
+                    .is_some_and(|m| std::mem::discriminant(m) == std::mem::discriminant(&modal))
+                {
+                    self.modal = Some(modal);
+                }
+            }
         }
     }
 
@@ -669,7 +739,7 @@ impl EditorApp {
 
     /// Clears the status message once what it said is no longer the
     /// state of things (a win after undo, "New pack." after edits).
-    pub(super) fn expire_status(&mut self) {
+    fn expire_status(&mut self) {
         let now = self.status_context();
         match self.status_key {
             None => self.status_key = Some(now),
@@ -698,7 +768,7 @@ impl EditorApp {
     }
 
     /// Does `then`, changes being saved or given up.
-    pub fn proceed(&mut self, then: Then, ctx: &egui::Context) {
+    fn proceed(&mut self, then: Then, ctx: &egui::Context) {
         self.modal = None;
         match then {
             Then::New => {
@@ -732,7 +802,7 @@ impl EditorApp {
     /// and saving would write the damage. A file read whole opens even
     /// with errors (a cut route, a duplicate id), which are the layout's
     /// own and are shown beside the board.
-    pub fn open_path(&mut self, path: &Path) {
+    fn open_path(&mut self, path: &Path) {
         let name = path.display().to_string();
         let file = match crate::files::read_pack(path) {
             Ok(file) => file,
@@ -772,7 +842,7 @@ impl EditorApp {
 
     /// Saves the pack (asking where when it has no file, or when `ask`).
     /// Returns whether it was saved.
-    pub fn save(&mut self, ask: bool) -> bool {
+    fn save(&mut self, ask: bool) -> bool {
         let path = match (&self.doc.path, ask) {
             (Some(path), false) => path.clone(),
             _ => match self.pick_save(FileTask::SaveAs) {
@@ -784,7 +854,7 @@ impl EditorApp {
     }
 
     /// Saves the pack to `path`. Returns whether it was saved.
-    pub fn save_to(&mut self, path: PathBuf) -> bool {
+    fn save_to(&mut self, path: PathBuf) -> bool {
         // Comments are kept only when saving over the file they came from.
         let source = if self.doc.path.as_ref() == Some(&path) { self.doc.source.as_deref() } else { None };
         match save_pack(&path, &self.doc.pack, source) {
@@ -826,7 +896,7 @@ impl EditorApp {
     /// document, on the UI's clock. Until a change is written, the window
     /// is asked to wake when it is due, so an edit followed by no input at
     /// all is still written.
-    pub fn autosave(&mut self, ctx: &egui::Context) {
+    fn autosave(&mut self, ctx: &egui::Context) {
         // Once quitting, the work was saved or given up: the frames before
         // the window closes must not write it back.
         if self.quit_requested || !self.doc.is_dirty() || self.autosaved == Some(self.doc.revision()) {
@@ -859,7 +929,7 @@ impl EditorApp {
     }
 
     /// Restores recovered work as an unsaved document.
-    pub fn restore(&mut self, recovery: &Recovery) {
+    fn restore(&mut self, recovery: &Recovery) {
         self.modal = None;
         match parse_pack(&recovery.text).pack {
             Some(pack) => {
@@ -876,14 +946,14 @@ impl EditorApp {
     }
 
     /// Gives up recovered work.
-    pub fn discard_recovery(&mut self) {
+    fn discard_recovery(&mut self) {
         self.modal = None;
         self.clear_recovery();
     }
 
     /// Starts generating one level with `form`'s options in the background;
     /// `StopGenerating` ends it with nothing added.
-    pub fn start_generating(&mut self, form: GenerateForm) {
+    fn start_generating(&mut self, form: GenerateForm) {
         self.modal = None;
         self.generate_form = GenerateForm { seed: form.seed + 1, ..form.clone() };
         let rules = self.doc.pack.rules;
@@ -920,7 +990,7 @@ impl EditorApp {
     }
 
     /// Adds the generated level when it is ready.
-    pub fn poll_generating(&mut self, ctx: &egui::Context) {
+    fn poll_generating(&mut self, ctx: &egui::Context) {
         let Some(job) = &self.generating else { return };
         match job.poll() {
             super::job::Poll::Ready(Ok(Some(level))) => {
@@ -956,7 +1026,7 @@ impl EditorApp {
 
     /// A file to open for `task`, from the dialog; or, where no dialog can
     /// be shown, `None` now and a field to type the path in.
-    pub(super) fn pick_open(&mut self, task: FileTask) -> Option<PathBuf> {
+    fn pick_open(&mut self, task: FileTask) -> Option<PathBuf> {
         if self.dialogs.available() {
             return self.dialogs.open();
         }
@@ -966,7 +1036,7 @@ impl EditorApp {
     }
 
     /// Where to save for `task`, likewise.
-    pub(super) fn pick_save(&mut self, task: FileTask) -> Option<PathBuf> {
+    fn pick_save(&mut self, task: FileTask) -> Option<PathBuf> {
         let (name, extension) = match task {
             FileTask::ExportJson => (format!("{}.json", slug(&self.doc.pack.name)), "json"),
             FileTask::SaveRecord => {
@@ -992,7 +1062,7 @@ impl EditorApp {
     }
 
     /// Carries out `task` on a typed-in path.
-    pub fn finish_file_task(&mut self, task: FileTask, path: PathBuf) {
+    fn finish_file_task(&mut self, task: FileTask, path: PathBuf) {
         self.modal = None;
         match task {
             FileTask::Open => self.open_path(&path),

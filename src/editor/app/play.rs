@@ -1,0 +1,217 @@
+//! Play mode's controller: switching to and from play, games and their
+//! records, a person's actions, and each frame's turn of the computer and
+//! the background checks. The play panel (`ui::play`) only draws and sends
+//! commands.
+
+use super::{EditorApp, Modal};
+use crate::editor::sandbox::{MOTION, Sandbox, Seat, announce};
+use crate::rules::{Action, Dir};
+
+impl EditorApp {
+    /// Switches the current level between editing and playing. Playing
+    /// never changes the level; coming back to play resumes the game.
+    pub(super) fn toggle_play(&mut self) {
+        // A stroke in progress ends with the mode.
+        self.doc.end_stroke();
+        if self.playing {
+            self.playing = false;
+            self.say("Editing.");
+            return;
+        }
+        let Some(level) = self.doc.level().cloned() else { return };
+        let same_game = self.sandbox.as_ref().is_some_and(|s| s.level.id == level.id);
+        if !same_game {
+            match Sandbox::new(&level, self.doc.pack.rules) {
+                Ok(mut sandbox) => {
+                    // Who plays, and how the panel checks balance, are the
+                    // designer's choices for the pack, not for one level.
+                    if let Some(old) = &self.sandbox {
+                        sandbox.seats = old.seats;
+                        sandbox.balance_choice = old.balance_choice;
+                        sandbox.balance_games = old.balance_games;
+                        sandbox.balance_fixed = old.balance_fixed;
+                        sandbox.speed = old.speed;
+                        sandbox.animate = old.animate;
+                    }
+                    self.sandbox = Some(sandbox);
+                }
+                Err(why) => {
+                    self.say(format!("This level cannot be played: {why}."));
+                    return;
+                }
+            }
+        }
+        self.playing = true;
+        self.say("Playing. F5 returns to editing.");
+    }
+
+    /// Starts a new game on the current layout.
+    pub(super) fn new_game(&mut self) {
+        let Some(level) = self.doc.level().cloned() else { return };
+        let seats = self.sandbox.as_ref().map(|s| s.seats);
+        match Sandbox::new(&level, self.doc.pack.rules) {
+            Ok(mut sandbox) => {
+                if let Some(seats) = seats {
+                    sandbox.seats = seats;
+                }
+                self.sandbox = Some(sandbox);
+            }
+            Err(why) => self.say(format!("This level cannot be played: {why}.")),
+        }
+    }
+
+    /// Saves the game as a record through the dialog.
+    pub(super) fn save_record(&mut self) {
+        if self.sandbox.is_some()
+            && let Some(path) = self.pick_save(super::FileTask::SaveRecord)
+        {
+            self.save_record_to(&path);
+        }
+    }
+
+    /// Writes the game record to `path`.
+    pub(super) fn save_record_to(&mut self, path: &std::path::Path) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let record = sandbox.record();
+        let text = format!("{record}\n");
+        match crate::editor::storage::write_atomic(path, &text) {
+            Ok(()) => {
+                self.say(format!(
+                    "Saved the whole game ({} actions) to {}.",
+                    record.actions.len(),
+                    path.display()
+                ));
+            }
+            Err(e) => self.modal = Some(Modal::Error(crate::diagnostics::error_text(&e))),
+        }
+    }
+
+    /// Opens a game record (such as a stalled game from a self-play run)
+    /// at its last action, each seat kept as it was set.
+    pub(super) fn open_record(&mut self) {
+        if let Some(path) = self.pick_open(super::FileTask::OpenRecord) {
+            self.open_record_from(&path);
+        }
+    }
+
+    /// Opens the game record at `path`.
+    pub(super) fn open_record_from(&mut self, path: &std::path::Path) {
+        let result = crate::files::read_text(path, crate::level::MAX_FILE_BYTES)
+            .map_err(|e| e.to_string())
+            .and_then(|text| text.parse::<crate::level::record::GameRecord>().map_err(|e| e.to_string()));
+        let record = match result {
+            Ok(record) => record,
+            Err(why) => {
+                self.modal = Some(Modal::Error(why));
+                return;
+            }
+        };
+        let Some(index) = self.doc.pack.level_index(&record.level) else {
+            self.modal = Some(Modal::Error(format!("This pack has no level `{}`.", record.level)));
+            return;
+        };
+        let seats = self.sandbox.as_ref().map(|s| s.seats);
+        self.doc.select(index);
+        self.sandbox = None;
+        self.playing = false;
+        self.toggle_play();
+        let Some(sandbox) = &mut self.sandbox else { return };
+        if let Some(seats) = seats {
+            sandbox.seats = seats;
+        }
+        match sandbox.load(&record) {
+            Err(why) => self.modal = Some(Modal::Error(why.to_string())),
+            Ok(()) => {
+                self.say(format!("Opened the game at its last action ({} actions).", record.actions.len()))
+            }
+        }
+    }
+
+    /// Plays `action` for the person to move ([`EditorApp::apply`] has
+    /// checked that it is legal).
+    pub(super) fn play_action(&mut self, action: Action) {
+        let Some(sandbox) = &mut self.sandbox else { return };
+        match sandbox.play(action) {
+            Ok(_) => {
+                if let Some(outcome) = sandbox.state().outcome() {
+                    self.say(announce(outcome));
+                }
+            }
+            Err(why) => self.say(why.to_string()),
+        }
+    }
+
+    /// An arrow key: step or push that way, or jump the opponent there.
+    pub(super) fn arrow(&mut self, dir: Dir) {
+        let Some(sandbox) = &self.sandbox else { return };
+        let state = sandbox.state();
+        let here = state.position(state.turn());
+        let legal = state.legal_actions();
+        let straight = here.offset(dir).map(|next| (next, next.offset(dir)));
+        let action = straight
+            .into_iter()
+            .flat_map(|(next, beyond)| [Some(next), beyond])
+            .flatten()
+            .map(Action::Move)
+            .find(|a| legal.contains(*a));
+        match action {
+            Some(action) => self.play_action(action),
+            None => {
+                let why = match here.offset(dir) {
+                    Some(next) => state.check(Action::Move(next)).err().map(|e| format!("{e}.")),
+                    None => Some(format!("{here} is on the edge of the board.")),
+                };
+                self.say(why.unwrap_or_else(|| "No step, push or jump that way.".into()));
+            }
+        }
+    }
+
+    /// Advances the computer and the background runs; asks for repaints
+    /// while anything moves.
+    pub(super) fn play_tick(&mut self, ctx: &egui::Context) {
+        let Some(sandbox) = &mut self.sandbox else { return };
+        let mut message = None;
+        if sandbox.poll_thinking()
+            && let Some(outcome) = sandbox.state().outcome()
+        {
+            message = Some(announce(outcome));
+        }
+        if sandbox.computer_due() {
+            sandbox.think();
+        }
+        // A draw offered to the computer: it accepts when it is behind.
+        if let Some(by) = sandbox.draw_offer
+            && let Seat::Computer(_) = sandbox.seats[by.other()]
+        {
+            let accept = crate::ai::accepts_draw(sandbox.state(), by.other());
+            sandbox.answer_draw(accept);
+            let answer =
+                if accept { "The computer accepts the draw." } else { "The computer declines the draw." };
+            message = Some(answer.to_owned());
+        }
+        sandbox.poll_balance();
+        sandbox.poll_fixes();
+        let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
+        // Frames only while something changes: a search or a check to poll,
+        // a move being drawn, or the computer's next move in a game it
+        // plays against itself, at the chosen speed. A person's turn waits
+        // for input, with no frame at all.
+        // A move being drawn or answered wants smooth frames; a check or a
+        // search for fixes only its progress, four times a second, so that
+        // drawing it (a software renderer's whole window, on some
+        // machines) leaves the cores to the games.
+        let wake = if sandbox.thinking.is_some() || animating || sandbox.computer_due() {
+            Some(std::time::Duration::from_millis(30))
+        } else if sandbox.balance.is_some() || sandbox.fixes.is_some() {
+            Some(std::time::Duration::from_millis(250))
+        } else {
+            sandbox.next_computer_move_in()
+        };
+        if let Some(wake) = wake {
+            ctx.request_repaint_after(wake);
+        }
+        if let Some(message) = message {
+            self.say(message);
+        }
+    }
+}
