@@ -222,9 +222,9 @@ fn adds_duplicates_reorders_and_deletes_levels_with_undo() {
     assert_eq!(ed.app().doc().pack.levels.len(), count + 1);
     assert_eq!(ed.app().doc().current, 1);
     let added = ed.level().id.clone();
-    ed.click("Up");
+    ed.click("Move up");
     assert_eq!(ed.app().doc().pack.levels[0].id, added);
-    ed.click("Down");
+    ed.click("Move down");
     assert_eq!(ed.app().doc().pack.levels[1].id, added);
     ed.click("Duplicate");
     assert_eq!(ed.app().doc().pack.levels.len(), count + 2);
@@ -1567,4 +1567,97 @@ fn a_command_is_shown_in_the_very_next_frame() {
     assert_eq!(next, std::time::Duration::ZERO, "the frame after a command is asked for at once");
     ed.harness.step();
     assert!(ed.harness.query_by_label_contains("Eraser ·").is_some(), "the status bar shows the new tool");
+}
+
+/// Select, copy and paste, as in Tiled: a region dragged with the Select
+/// tool is copied with Ctrl+C and stamped with Ctrl+V where a click puts
+/// it, in another level too; each paste is one undo step, and a cut clears
+/// what it copied.
+#[test]
+fn selects_copies_and_pastes_a_region_across_levels() {
+    let mut ed = editor();
+    ed.select_level("tiny");
+    ed.click("Wall brush");
+    ed.click_cell(c("a1"), PointerButton::Primary);
+    ed.click("Crate");
+    ed.click_cell(c("b1"), PointerButton::Primary);
+    let source = ed.level().clone();
+    ed.key(Modifiers::NONE, Key::A);
+    assert_eq!(ed.app().tool(), pushcrate::editor::command::Tool::Select);
+    ed.drag(&[c("a2"), c("b1")], PointerButton::Primary);
+    assert_eq!(ed.app().selection(), Some((c("a2"), c("b1"))));
+    ed.key(Modifiers::COMMAND, Key::C);
+    assert!(ed.app().status().contains("Copied a 2 × 2 region"), "{}", ed.app().status());
+    assert_eq!(ed.level(), &source, "copying changes nothing");
+
+    // Another level: paste follows the pointer until a click.
+    ed.select_level("open");
+    let before = ed.level().clone();
+    ed.key(Modifiers::COMMAND, Key::V);
+    assert!(ed.app().stamp().is_some(), "pasting");
+    ed.click_cell(c("c5"), PointerButton::Primary);
+    let level = ed.level().clone();
+    // Top-left on c5: c5 d5 / c4 d4, that is a2 b2 / a1 b1 of the source.
+    for (from, to) in [("a2", "c5"), ("b2", "d5"), ("a1", "c4"), ("b1", "d4")] {
+        assert_eq!(source.walls.has(c(from)), level.walls.has(c(to)), "{from} → {to}");
+        assert_eq!(source.crates.get(&c(from)), level.crates.get(&c(to)), "{from} → {to}");
+    }
+    assert!(ed.app().stamp().is_some(), "a stamp places copy after copy until Esc");
+    ed.key(Modifiers::NONE, Key::Escape);
+    assert!(ed.app().stamp().is_none());
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(ed.level(), &before, "one paste, one undo step");
+
+    // A cut copies, then clears to floor.
+    ed.select_level("tiny");
+    assert_eq!(ed.app().selection(), None, "a selection belongs to its level");
+    ed.drag(&[c("a1"), c("b1")], PointerButton::Primary);
+    ed.key(Modifiers::COMMAND, Key::X);
+    assert!(!ed.level().walls.has(c("a1")) && !ed.level().crates.contains_key(&c("b1")));
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(ed.level(), &source, "the cut undoes");
+}
+
+/// Ctrl+C in a text field copies its text, not the board's selection.
+#[test]
+fn clipboard_keys_in_a_text_field_leave_the_board_alone() {
+    let mut ed = editor();
+    ed.key(Modifiers::NONE, Key::A);
+    ed.drag(&[c("a1"), c("b2")], PointerButton::Primary);
+    ed.harness.get_by_label("Name").click();
+    ed.settle();
+    ed.key(Modifiers::COMMAND, Key::C);
+    assert!(!ed.app().status().contains("Copied"), "{}", ed.app().status());
+    ed.key(Modifiers::COMMAND, Key::V);
+    assert!(ed.app().stamp().is_none(), "no paste while typing");
+}
+
+/// The board's marks have a key beside it, and the level list's buttons sit
+/// in two rows by design, each whole inside the panel.
+#[test]
+fn the_board_has_a_key_and_the_level_buttons_fit() {
+    let mut ed = editor();
+    assert!(
+        ed.harness.query_by_label_contains("sole-path cell:").is_some(),
+        "the sole-path dot is explained"
+    );
+    assert!(ed.harness.query_by_label("start 1").is_some() && ed.harness.query_by_label("goal 2").is_some());
+    ed.key(Modifiers::NONE, Key::S);
+    assert!(
+        ed.harness.query_by_label_contains("sole-path cell:").is_none(),
+        "only what is shown is explained"
+    );
+    ed.key(Modifiers::NONE, Key::P);
+    assert!(ed.harness.query_by_label("route 1").is_some());
+    let panel = ed.harness.get_by_label("Levels").rect();
+    let add = ed.harness.get_by_label("Add").rect();
+    for label in ["Duplicate", "Delete", "Move up", "Move down"] {
+        let rect = ed.harness.get_by_label(label).rect();
+        assert!(rect.right() <= panel.left() + 272.0, "{label} runs past the panel: {rect:?}");
+        let row = if label.starts_with("Move") { 1.0 } else { 0.0 };
+        assert!(
+            (rect.top() - add.top() - row * (add.height() + 4.0)).abs() < 6.0,
+            "{label} is on its row: {rect:?}"
+        );
+    }
 }

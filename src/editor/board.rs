@@ -14,7 +14,8 @@ pub const BLUE: Color32 = Color32::from_rgb(47, 111, 223);
 pub const RED: Color32 = Color32::from_rgb(217, 72, 59);
 /// The floor.
 pub const FLOOR: Color32 = Color32::from_rgb(236, 230, 214);
-const WALL: Color32 = Color32::from_rgb(59, 63, 70);
+/// A wall.
+pub const WALL: Color32 = Color32::from_rgb(59, 63, 70);
 const GRID: Color32 = Color32::from_rgb(201, 193, 170);
 const WOOD: Color32 = Color32::from_rgb(168, 116, 58);
 const WOOD_DARK: Color32 = Color32::from_rgb(110, 72, 32);
@@ -22,7 +23,38 @@ const GOLD: Color32 = Color32::from_rgb(242, 183, 5);
 const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 0);
 /// The walls of a cut route, crossed out.
 const CUT: Color32 = Color32::from_rgb(230, 30, 30);
-const SOLE: Color32 = Color32::from_rgb(230, 120, 20);
+/// A sole-path cell's dot: apart from the players' colours and the heat
+/// map's.
+pub const SOLE: Color32 = Color32::from_rgb(170, 30, 140);
+
+/// A level drawn small in `rect` (the level list's thumbnails): floor,
+/// walls, crates, start squares in their players' colours and the flag.
+pub fn paint_thumbnail(painter: &egui::Painter, rect: egui::Rect, level: &crate::level::Level) {
+    let (w, h) = (f32::from(level.width), f32::from(level.height));
+    let cell = (rect.width() / w).min(rect.height() / h);
+    let origin = rect.center() - egui::vec2(cell * w, cell * h) / 2.0;
+    let at = |c: Cell| {
+        egui::Rect::from_min_size(
+            origin + egui::vec2(f32::from(c.file()) * cell, (h - 1.0 - f32::from(c.rank())) * cell),
+            egui::vec2(cell, cell),
+        )
+    };
+    painter.rect_filled(egui::Rect::from_min_size(origin, egui::vec2(cell * w, cell * h)), 1.0, FLOOR);
+    for wall in (level.walls & level.board()).iter() {
+        painter.rect_filled(at(wall), 0.0, WALL);
+    }
+    for &c in level.crates.keys() {
+        painter.rect_filled(at(c).shrink(cell * 0.15), 0.0, Color32::from_rgb(170, 110, 50));
+    }
+    for p in Player::BOTH {
+        if let Some(start) = level.starts[p] {
+            painter.rect_filled(at(start), 0.0, player_color(p));
+        }
+    }
+    if let Some(flag) = level.flag {
+        painter.circle_filled(at(flag).center(), cell * 0.45, Color32::from_rgb(230, 170, 20));
+    }
+}
 
 /// A player's colour.
 #[must_use]
@@ -368,8 +400,12 @@ fn paint_ground(
         for (i, player) in Player::BOTH.into_iter().enumerate() {
             if goals[i].has(cell) {
                 let c = player_color(player);
-                let fill = Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), 55);
-                painter.rect_filled(rect.shrink(1.0), CornerRadius::ZERO, fill);
+                // Under the heat map a goal is its band alone: a tint would
+                // blend into the map's colours.
+                if view.distances.is_none() {
+                    let fill = Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), 55);
+                    painter.rect_filled(rect.shrink(1.0), CornerRadius::ZERO, fill);
+                }
                 // Both players' goals on one cell: stripes of both colours.
                 let band = Rect::from_min_size(
                     rect.left_top() + vec2(0.0, i as f32 * rect.height() * 0.12),
@@ -380,7 +416,7 @@ fn paint_ground(
         }
         painter.rect_stroke(rect, CornerRadius::ZERO, Stroke::new(1.0, GRID), StrokeKind::Inside);
         if view.sole_path.has(cell) {
-            painter.circle_filled(rect.center(), rect.width() * 0.1, SOLE);
+            paint_sole_dot(painter, rect.center(), rect.width() * 0.1);
         }
     }
     // Cell names along the edges.
@@ -412,8 +448,17 @@ fn paint_ground(
 /// near the flag warm, far from it cool.
 #[must_use]
 pub fn heat_color(t: f32) -> Color32 {
+    // Amber near the flag to teal far from it: neither is a player's blue
+    // or red, so goal rows and start squares stand apart from the map.
     let t = t.clamp(0.0, 1.0);
-    Color32::from_rgba_unmultiplied((255.0 * (1.0 - t)) as u8, 90, (255.0 * t) as u8, 70)
+    let mix = |a: f32, b: f32| (a + (b - a) * t) as u8;
+    Color32::from_rgba_unmultiplied(mix(245.0, 30.0), mix(160.0, 150.0), mix(20.0, 140.0), 140)
+}
+
+/// A sole-path cell's mark: a dot with a light ring, readable on floor, on
+/// the heat map and on a goal row.
+pub fn paint_sole_dot(painter: &Painter, center: egui::Pos2, radius: f32) {
+    painter.circle(center, radius, SOLE, Stroke::new(1.5, Color32::WHITE));
 }
 
 /// Diagonal grey hatching: floor the flag cannot reach.
@@ -481,6 +526,34 @@ fn paint_marks(painter: &Painter, layout: &BoardLayout, view: &BoardView) {
                 FontId::proportional(layout.cell * 0.4),
                 Color32::BLACK,
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The heat map's colours stay apart from the players' blue and red, so
+    /// that a goal row or a start square never reads as a distance.
+    #[test]
+    fn heat_colours_are_neither_player_colour() {
+        let distance = |a: Color32, b: Color32| {
+            let d = |x: u8, y: u8| (f32::from(x) - f32::from(y)).powi(2);
+            (d(a.r(), b.r()) + d(a.g(), b.g()) + d(a.b(), b.b())).sqrt()
+        };
+        for i in 0..=20 {
+            let heat = heat_color(i as f32 / 20.0);
+            // The colour as painted over the floor, at its opacity.
+            let [r, g, b, a] = heat.to_srgba_unmultiplied();
+            let over = |c: u8, floor: u8| {
+                (f32::from(c) * f32::from(a) / 255.0 + f32::from(floor) * (1.0 - f32::from(a) / 255.0)) as u8
+            };
+            let shown = Color32::from_rgb(over(r, FLOOR.r()), over(g, FLOOR.g()), over(b, FLOOR.b()));
+            for player in [BLUE, RED] {
+                assert!(distance(shown, player) > 90.0, "step {i}: {shown:?} is too near {player:?}");
+            }
+            assert!(distance(shown, FLOOR) > 90.0, "step {i}: {shown:?} is too pale on the floor");
         }
     }
 }

@@ -7,7 +7,7 @@ use super::board::BoardZoom;
 use super::dialog::Answer;
 use super::sandbox::Seat;
 use crate::level::edit::{EditOp, Mirror};
-use crate::rules::{Action, Dir, JumpRule, Player, RuleOption, Stage};
+use crate::rules::{Action, Cell, Dir, JumpRule, Player, RuleOption, Stage};
 
 /// What a click on the board does.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -31,11 +31,13 @@ pub enum Tool {
     Crate,
     /// Clear cells: floor, no crate, no goal.
     Eraser,
+    /// Drag a rectangle to select it, for copy, cut and paste.
+    Select,
 }
 
 impl Tool {
     /// Every tool, in toolbar order.
-    pub const ALL: [Tool; 12] = [
+    pub const ALL: [Tool; 13] = [
         Tool::Wall,
         Tool::Rectangle,
         Tool::Fill,
@@ -48,6 +50,7 @@ impl Tool {
         Tool::Flag,
         Tool::Crate,
         Tool::Eraser,
+        Tool::Select,
     ];
 
     /// The tool's name.
@@ -63,6 +66,7 @@ impl Tool {
             Tool::Flag => "Flag".into(),
             Tool::Crate => "Crate".into(),
             Tool::Eraser => "Eraser".into(),
+            Tool::Select => "Select".into(),
         }
     }
 
@@ -79,6 +83,10 @@ impl Tool {
             Tool::Flag => "Click to place the flag".into(),
             Tool::Crate => "Click to place a crate of the chosen stage; right-click removes".into(),
             Tool::Eraser => "Click or drag to clear cells".into(),
+            Tool::Select => {
+                "Drag a rectangle to select it: Ctrl+C copies it, Ctrl+X cuts it, Ctrl+V pastes a copy where you click, in this level or another"
+                    .into()
+            }
         }
     }
 
@@ -98,6 +106,7 @@ impl Tool {
             Tool::Flag => (Modifiers::SHIFT, Key::F),
             Tool::Crate => (Modifiers::NONE, Key::C),
             Tool::Eraser => (Modifiers::NONE, Key::E),
+            Tool::Select => (Modifiers::NONE, Key::A),
         };
         KeyboardShortcut::new(modifiers, key)
     }
@@ -331,6 +340,19 @@ pub enum Command {
     ApplyFix(usize),
     /// Stop generating a level.
     StopGenerating,
+    /// Select the rectangle spanned by two cells, or nothing.
+    Select(Option<(Cell, Cell)>),
+    /// Copy the selected region's walls, floor and crates.
+    Copy,
+    /// Copy the selected region, then clear it to floor.
+    Cut,
+    /// Paste the copied region: it follows the pointer until a click
+    /// places it.
+    Paste,
+    /// Place the copied region with its top-left corner on a cell.
+    PasteAt(Cell),
+    /// End pasting, or clear the selection.
+    Deselect,
     /// A dialog's choice.
     Dialog(Answer),
     /// The board's zoom and pan as the pointer left them (the wheel, a
@@ -423,6 +445,12 @@ impl Command {
             Command::ApplyFix(_) => "Apply".into(),
             Command::StopGenerating => "Stop generating".into(),
             Command::Dialog(_) => "Answer the dialog".into(),
+            Command::Select(_) => "Select a region".into(),
+            Command::Copy => "Copy".into(),
+            Command::Cut => "Cut".into(),
+            Command::Paste => "Paste".into(),
+            Command::PasteAt(cell) => format!("Paste at {cell}"),
+            Command::Deselect => "Deselect".into(),
             Command::SetZoom(_) => "Zoom and pan".into(),
             Command::SetSpeed(_) => "Speed".into(),
             Command::SetAnimate(_) => "Animate".into(),
@@ -498,7 +526,13 @@ impl Command {
             | Command::SetField(_)
             | Command::Paint(_)
             | Command::BeginStroke
-            | Command::EndStroke => Scope::Edit,
+            | Command::EndStroke
+            | Command::Select(_)
+            | Command::Copy
+            | Command::Cut
+            | Command::Paste
+            | Command::PasteAt(_)
+            | Command::Deselect => Scope::Edit,
         }
     }
 
@@ -529,6 +563,10 @@ impl Command {
             Command::ExportJson => key(ctrl_shift, Key::E),
             Command::Quit => key(ctrl, Key::Q),
             Command::Undo => key(ctrl, Key::Z),
+            Command::Copy => key(ctrl, Key::C),
+            Command::Cut => key(ctrl, Key::X),
+            Command::Paste => key(ctrl, Key::V),
+            Command::Deselect => key(Modifiers::NONE, Key::Escape),
             Command::Redo => key(ctrl, Key::Y),
             Command::SetTool(tool) => Some(tool.shortcut()),
             Command::CycleMirror => key(Modifiers::NONE, Key::M),
@@ -587,6 +625,10 @@ impl Command {
             Command::Quit,
             Command::Undo,
             Command::Redo,
+            Command::Copy,
+            Command::Cut,
+            Command::Paste,
+            Command::Deselect,
         ];
         all.extend(Tool::ALL.map(Command::SetTool));
         all.extend(Stage::ALL.map(Command::SetStage));

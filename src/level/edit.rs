@@ -243,6 +243,133 @@ impl Level {
     }
 }
 
+/// What a cell of a copied region holds: the layout's tiles. Start squares,
+/// goals and the flag are one of a kind and are not copied.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Tile {
+    /// Floor with nothing on it.
+    Floor,
+    /// A wall.
+    Wall,
+    /// A crate of this stage, on floor.
+    Crate(Stage),
+}
+
+/// A rectangle of a level's walls, floor and crates, copied to be pasted
+/// into this level or another, as a stamp.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Region {
+    /// Files.
+    pub width: u8,
+    /// Ranks.
+    pub height: u8,
+    /// The tiles, rank by rank from the top rank down, each from the
+    /// a-file rightwards (the order a map is written in).
+    tiles: Vec<Tile>,
+}
+
+impl Region {
+    /// The tile `df` files right of and `dr` ranks below the top-left corner.
+    #[must_use]
+    pub fn tile(&self, df: u8, dr: u8) -> Tile {
+        self.tiles[usize::from(dr) * usize::from(self.width) + usize::from(df)]
+    }
+
+    /// The walls and crates it holds.
+    #[must_use]
+    pub fn counts(&self) -> (usize, usize) {
+        let walls = self.tiles.iter().filter(|t| **t == Tile::Wall).count();
+        let crates = self.tiles.iter().filter(|t| matches!(t, Tile::Crate(_))).count();
+        (walls, crates)
+    }
+
+    /// The cell of the tile `(df, dr)` with the region's top-left corner on
+    /// `at`, if it is on a `width × height` board.
+    #[must_use]
+    pub fn cell_at(&self, at: Cell, df: u8, dr: u8, width: u8, height: u8) -> Option<Cell> {
+        let file = at.file().checked_add(df)?;
+        let rank = at.rank().checked_sub(dr)?;
+        (file < width && rank < height).then(|| Cell::new(file, rank))
+    }
+}
+
+/// The corners of the rectangle spanned by `a` and `b`: its a-most file and
+/// top rank, and its h-most file and bottom rank.
+fn corners(a: Cell, b: Cell) -> ((u8, u8), (u8, u8)) {
+    ((a.file().min(b.file()), a.rank().max(b.rank())), (a.file().max(b.file()), a.rank().min(b.rank())))
+}
+
+impl Level {
+    /// The walls, floor and crates of the rectangle spanned by `a` and `b`
+    /// (clipped to the board).
+    #[must_use]
+    pub fn copy_region(&self, a: Cell, b: Cell) -> Region {
+        let ((left, top), (right, bottom)) = corners(a, b);
+        let right = right.min(self.width.saturating_sub(1));
+        let top = top.min(self.height.saturating_sub(1));
+        let (width, height) = (right.saturating_sub(left) + 1, top.saturating_sub(bottom) + 1);
+        let mut tiles = Vec::with_capacity(usize::from(width) * usize::from(height));
+        for rank in (bottom..=top).rev() {
+            for file in left..=right {
+                let cell = Cell::new(file, rank);
+                tiles.push(if self.walls.has(cell) {
+                    Tile::Wall
+                } else if let Some(&stage) = self.crates.get(&cell) {
+                    Tile::Crate(stage)
+                } else {
+                    Tile::Floor
+                });
+            }
+        }
+        Region { width, height, tiles }
+    }
+
+    /// Stamps `region` with its top-left corner on `at`: each of its cells
+    /// on the board takes the region's tile, except start squares and the
+    /// flag's cell, which keep their floor. Goal cells stay goals (a wall on
+    /// one is the level's to fix, as when painted). Returns how many cells
+    /// changed.
+    pub fn paste_region(&mut self, region: &Region, at: Cell) -> usize {
+        let mut changed = 0;
+        for dr in 0..region.height {
+            for df in 0..region.width {
+                let Some(cell) = region.cell_at(at, df, dr, self.width, self.height) else { continue };
+                if self.flag == Some(cell) || Player::BOTH.iter().any(|&p| self.starts[p] == Some(cell)) {
+                    continue;
+                }
+                let before = (self.walls.has(cell), self.crates.get(&cell).copied());
+                let after = match region.tile(df, dr) {
+                    Tile::Floor => (false, None),
+                    Tile::Wall => (true, None),
+                    Tile::Crate(stage) => (false, Some(stage)),
+                };
+                if before != after {
+                    changed += 1;
+                    self.walls.set(cell, after.0);
+                    match after.1 {
+                        Some(stage) => {
+                            self.crates.insert(cell, stage);
+                        }
+                        None => {
+                            self.crates.remove(&cell);
+                        }
+                    }
+                }
+            }
+        }
+        changed
+    }
+
+    /// Makes the rectangle spanned by `a` and `b` floor with no crate (what
+    /// a cut leaves). Returns how many cells changed.
+    pub fn clear_region(&mut self, a: Cell, b: Cell) -> usize {
+        let copied = self.copy_region(a, b);
+        let floor = Region { tiles: vec![Tile::Floor; copied.tiles.len()], ..copied };
+        let ((left, top), _) = corners(a, b);
+        self.paste_region(&floor, Cell::new(left, top.min(self.height.saturating_sub(1))))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +449,43 @@ mod tests {
         level.apply(EditOp::ToggleGoal(Player::Two, c("a9")), Mirror::Off);
         level.apply(EditOp::Erase(c("e9")), Mirror::Off);
         assert!(!level.goal_cells(Player::Two).has(c("e9")));
+    }
+
+    #[test]
+    fn a_region_pastes_where_it_is_put_and_spares_starts_and_the_flag() {
+        use crate::rules::ByPlayer;
+        let mut from = Level::new("from", 9, 9);
+        from.apply(EditOp::Wall(c("b3"), true), Mirror::Off);
+        from.apply(EditOp::Wall(c("c2"), true), Mirror::Off);
+        from.apply(EditOp::Crate(c("b2"), Some(Stage::Cracked)), Mirror::Off);
+        // b3 c3 / b2 c2: the corners in either order give the same region.
+        let region = from.copy_region(c("c2"), c("b3"));
+        assert_eq!(region, from.copy_region(c("b3"), c("c2")));
+        assert_eq!((region.width, region.height), (2, 2));
+        assert_eq!(region.tile(0, 0), Tile::Wall);
+        assert_eq!(region.tile(1, 0), Tile::Floor);
+        assert_eq!(region.tile(0, 1), Tile::Crate(Stage::Cracked));
+        assert_eq!(region.tile(1, 1), Tile::Wall);
+        assert_eq!(region.counts(), (2, 1));
+
+        let mut to = Level::new("to", 9, 9);
+        to.starts = ByPlayer::new(Some(c("h8")), None);
+        to.apply(EditOp::Wall(c("g7"), true), Mirror::Off);
+        // Top-left on g8: g8 h8 / g7 h7. h8 is a start square and keeps its
+        // floor; g7's wall becomes the region's crate.
+        assert_eq!(to.paste_region(&region, c("g8")), 3);
+        assert!(to.walls.has(c("g8")));
+        assert!(!to.walls.has(c("h8")), "a start square keeps its floor");
+        assert_eq!(to.crates.get(&c("g7")), Some(&Stage::Cracked));
+        assert!(!to.walls.has(c("g7")));
+        assert!(to.walls.has(c("h7")));
+        // Off the board's edge, the rest is dropped.
+        let mut edge = Level::new("edge", 9, 9);
+        assert_eq!(edge.paste_region(&region, c("i1")), 1);
+        assert!(edge.walls.has(c("i1")));
+        // Pasting the same again changes nothing; a cut clears it.
+        assert_eq!(to.paste_region(&region, c("g8")), 0);
+        assert_eq!(to.clear_region(c("h7"), c("g8")), 3);
+        assert!(to.walls.is_empty() && to.crates.is_empty());
     }
 }

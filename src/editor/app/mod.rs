@@ -20,7 +20,7 @@ use super::document::Document;
 use super::overlays::Overlays;
 use super::storage::{AppPaths, FileDialogs, Prefs, Recovery, save_pack, write_atomic};
 use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
-use crate::level::edit::Mirror;
+use crate::level::edit::{Mirror, Region};
 use crate::level::format::{parse_pack, write_pack};
 use crate::level::{Level, Pack, Problem};
 use crate::rules::{Player, Rules, Stage};
@@ -76,6 +76,12 @@ pub struct EditorApp {
     /// A level being generated in the background.
     generating: Option<super::job::Job<Result<Option<Level>, crate::generate::GenerateError>>>,
     generate_form: GenerateForm,
+    /// The selected rectangle of the board, two opposite corners.
+    selection: Option<(crate::rules::Cell, crate::rules::Cell)>,
+    /// The region last copied, for Paste in any level of any pack.
+    clipboard: Option<Region>,
+    /// Whether the copied region follows the pointer, to be placed.
+    pasting: bool,
 }
 
 fn level_key(level: &Level, rules: &Rules) -> u64 {
@@ -119,6 +125,9 @@ impl EditorApp {
             playing: false,
             generating: None,
             generate_form: GenerateForm::default(),
+            selection: None,
+            clipboard: None,
+            pasting: false,
         };
         if let Some(recovery) = app.paths.read_recovery() {
             app.modal = Some(Modal::Recover(recovery));
@@ -302,6 +311,18 @@ impl EditorApp {
         self.playing
     }
 
+    /// The selected rectangle, two opposite corners.
+    #[must_use]
+    pub const fn selection(&self) -> Option<(crate::rules::Cell, crate::rules::Cell)> {
+        self.selection
+    }
+
+    /// The region being pasted, while it follows the pointer.
+    #[must_use]
+    pub const fn stamp(&self) -> Option<&Region> {
+        if self.pasting { self.clipboard.as_ref() } else { None }
+    }
+
     /// Whether a level is being generated.
     #[must_use]
     pub const fn generating(&self) -> bool {
@@ -350,7 +371,10 @@ impl EditorApp {
                 self.doc.redo();
                 self.selected_finding = None;
             }
-            Command::SetTool(tool) => self.tool = tool,
+            Command::SetTool(tool) => {
+                self.tool = tool;
+                self.pasting = false;
+            }
             Command::SetStage(stage) => {
                 self.stage = stage;
                 self.tool = Tool::Crate;
@@ -408,6 +432,8 @@ impl EditorApp {
             }),
             Command::SelectLevel(i) => {
                 self.doc.select(i);
+                self.selection = None;
+                self.pasting = false;
                 self.doc.stop_typing();
                 self.selected_finding = None;
                 if self.playing {
@@ -491,6 +517,35 @@ impl EditorApp {
             Command::PreviewFix(which) => self.with_game(|s| s.preview = which),
             Command::ApplyFix(i) => self.apply_fix(i),
             Command::Dialog(answer) => self.answer(answer, ctx),
+            Command::Select(selection) => {
+                self.selection = selection;
+                self.pasting = false;
+            }
+            Command::Copy => self.copy(false),
+            Command::Cut => self.copy(true),
+            Command::Paste => {
+                self.pasting = true;
+                self.say(
+                    "Pasting: click where the region's top-left corner goes (Esc or a right click stops).",
+                );
+            }
+            Command::PasteAt(at) => {
+                let Some(region) = self.clipboard.clone() else { return };
+                let mut changed = 0;
+                self.doc.edit(|pack, current| changed = pack.levels[*current].paste_region(&region, at));
+                self.selected_finding = None;
+                self.say(format!(
+                    "Pasted at {at}: {changed} cell(s) changed (start squares and the flag keep their floor). Click again to paste another copy."
+                ));
+            }
+            Command::Deselect => {
+                if self.pasting {
+                    self.pasting = false;
+                    self.say("Pasting stopped.");
+                } else {
+                    self.selection = None;
+                }
+            }
             Command::SetZoom(zoom) => self.zoom = zoom,
             Command::SetSpeed(speed) => self.with_game(|s| s.speed = speed.clamp(0.5, 20.0)),
             Command::SetAnimate(on) => self.with_game(|s| s.animate = on),
@@ -499,6 +554,26 @@ impl EditorApp {
             Command::SetBalanceChoice(i) => self.with_game(|s| {
                 s.balance_choice = i.min(super::sandbox::BALANCE_CHOICES.len() - 1);
             }),
+        }
+    }
+
+    /// Copies the selected region; a cut then clears it to floor, as one
+    /// undo step.
+    fn copy(&mut self, cut: bool) {
+        let (Some((a, b)), Some(level)) = (self.selection, self.doc.level()) else { return };
+        let region = level.copy_region(a, b);
+        let (walls, crates) = region.counts();
+        let what =
+            format!("a {} × {} region ({walls} wall(s), {crates} crate(s))", region.width, region.height);
+        self.clipboard = Some(region);
+        if cut {
+            self.doc.edit(|pack, current| {
+                pack.levels[*current].clear_region(a, b);
+            });
+            self.selected_finding = None;
+            self.say(format!("Cut {what}; Ctrl+V pastes it here or in another level."));
+        } else {
+            self.say(format!("Copied {what}; Ctrl+V pastes it here or in another level."));
         }
     }
 
@@ -569,11 +644,20 @@ impl EditorApp {
             Command::MoveLevelDown | Command::NextLevel if current + 1 >= levels => Some(last),
             Command::SelectLevel(i) if *i >= levels => Some("The pack has no such level."),
             Command::GenerateLevel if self.generating.is_some() => Some("A level is being generated."),
+            Command::Copy | Command::Cut if self.selection.is_none() => {
+                Some("Nothing is selected: drag a rectangle with the Select tool (A).")
+            }
+            Command::Paste | Command::PasteAt(_) if self.clipboard.is_none() => {
+                Some("Nothing is copied: select a region with the Select tool (A), then Ctrl+C.")
+            }
             Command::StopGenerating if self.generating.is_none() => Some("No level is being generated."),
             Command::DuplicateLevel
             | Command::ClearLevel
             | Command::Resize(..)
             | Command::Paint(_)
+            | Command::Copy
+            | Command::Cut
+            | Command::PasteAt(_)
             | Command::TogglePlay
             | Command::SetField(
                 FormField::LevelId(_)

@@ -5,7 +5,7 @@ use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
 use super::View;
 use crate::editor::board::{BoardLayout, BoardView, paint_level};
 use crate::editor::command::{Command, Tool};
-use crate::level::edit::EditOp;
+use crate::level::edit::{EditOp, Tile};
 use crate::rules::Cell;
 
 /// A drag in progress on the board.
@@ -97,6 +97,47 @@ impl View<'_> {
         self.board_input(ui, &response, &layout, &level);
         let view = self.board_view(&level);
         paint_level(&painter, &layout, &level, &view);
+        self.paint_selection(ui, &painter, &layout, &level);
+    }
+
+    /// The selected rectangle (or the one being dragged) and, while
+    /// pasting, the copied region where a click would put it.
+    fn paint_selection(
+        &self,
+        ui: &Ui,
+        painter: &egui::Painter,
+        layout: &BoardLayout,
+        level: &crate::level::Level,
+    ) {
+        let app = self.app;
+        let color = ui.visuals().selection.stroke.color;
+        let dragging = match (self.local.drag, app.tool(), self.local.hovered) {
+            (Some(drag), Tool::Select, Some(hovered)) => Some((drag.start, hovered)),
+            _ => None,
+        };
+        if let Some((a, b)) = dragging.or(app.selection()) {
+            let rect = layout.cell_rect(a).union(layout.cell_rect(b));
+            painter.rect_filled(rect, 0.0, color.gamma_multiply(0.12));
+            painter.rect_stroke(rect, 0.0, egui::Stroke::new(2.5, color), egui::StrokeKind::Inside);
+        }
+        let (Some(region), Some(at)) = (app.stamp(), self.local.hovered) else { return };
+        let mut outline = egui::Rect::NOTHING;
+        for dr in 0..region.height {
+            for df in 0..region.width {
+                let Some(cell) = region.cell_at(at, df, dr, level.width, level.height) else { continue };
+                let rect = layout.cell_rect(cell);
+                outline = outline.union(rect);
+                let (inset, fill) = match region.tile(df, dr) {
+                    Tile::Wall => (2.0, crate::editor::board::WALL.gamma_multiply(0.75)),
+                    Tile::Crate(_) => {
+                        (rect.width() * 0.22, egui::Color32::from_rgb(170, 110, 50).gamma_multiply(0.8))
+                    }
+                    Tile::Floor => (2.0, crate::editor::board::FLOOR.gamma_multiply(0.6)),
+                };
+                painter.rect_filled(rect.shrink(inset), 2.0, fill);
+            }
+        }
+        painter.rect_stroke(outline, 0.0, egui::Stroke::new(2.5, color), egui::StrokeKind::Inside);
     }
 
     fn board_input(
@@ -116,6 +157,21 @@ impl View<'_> {
                 .cloned()
                 .collect()
         });
+        // While pasting, a click places the region and a right click stops.
+        if self.app.stamp().is_some() {
+            for event in events {
+                if let egui::Event::PointerButton { pos, button, pressed: true, .. } = event
+                    && ui.ctx().layer_id_at(pos) == Some(response.layer_id)
+                {
+                    match (button, layout.cell_at(pos)) {
+                        (PointerButton::Primary, Some(cell)) => self.command(Command::PasteAt(cell)),
+                        (PointerButton::Secondary, _) => self.command(Command::Deselect),
+                        _ => {}
+                    }
+                }
+            }
+            return;
+        }
         for event in events {
             match event {
                 egui::Event::PointerButton { pos, button, pressed: true, .. }
@@ -124,6 +180,10 @@ impl View<'_> {
                         && ui.ctx().layer_id_at(pos) == Some(response.layer_id) =>
                 {
                     if let Some(start) = layout.cell_at(pos) {
+                        if self.app.tool() == Tool::Select {
+                            self.local.drag = Some(Drag { button, start, last: Some(start), last_pos: pos });
+                            continue;
+                        }
                         self.command(Command::BeginStroke);
                         let mut drag = Drag { button, start, last: None, last_pos: pos };
                         self.stroke_cell(&mut drag, start);
@@ -136,6 +196,11 @@ impl View<'_> {
                 {
                     self.stroke_to(layout, pos);
                     if let Some(drag) = self.local.drag.take() {
+                        if self.app.tool() == Tool::Select {
+                            let end = layout.cell_at(pos).or(drag.last).unwrap_or(drag.start);
+                            self.command(Command::Select(Some((drag.start, end))));
+                            continue;
+                        }
                         if self.app.tool() == Tool::Rectangle
                             && let Some(end) = layout.cell_at(pos).or(drag.last)
                         {

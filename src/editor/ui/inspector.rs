@@ -25,6 +25,7 @@ impl View<'_> {
             self.heat_legend_ui(ui);
             ui.separator();
         }
+        board_key_ui(ui, app.prefs().show_sole_path, app.prefs().show_routes);
         self.findings_ui(ui);
     }
 
@@ -198,4 +199,42 @@ impl View<'_> {
             });
         }
     }
+}
+
+/// What the board's marks mean: start squares, goal bands, and the
+/// overlays that are on.
+fn board_key_ui(ui: &mut Ui, sole_path: bool, routes: bool) {
+    use crate::editor::board::{paint_sole_dot, player_color};
+    ui.horizontal_wrapped(|ui| {
+        for p in Player::BOTH {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().circle_filled(rect.center(), 6.0, player_color(p));
+            ui.small(format!("start {}", p.number()));
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            let band =
+                egui::Rect::from_min_size(rect.left_top() + egui::vec2(0.0, 5.0), egui::vec2(14.0, 4.0));
+            ui.painter().rect_filled(band, 0.0, player_color(p));
+            ui.small(format!("goal {}", p.number()));
+        }
+    });
+    if sole_path || routes {
+        ui.horizontal_wrapped(|ui| {
+            if sole_path {
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                paint_sole_dot(ui.painter(), rect.center(), 4.5);
+                ui.small("sole-path cell: a route's only way through, no crate may go there");
+            }
+            if routes {
+                for p in Player::BOTH {
+                    let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 14.0), egui::Sense::hover());
+                    ui.painter().line_segment(
+                        [rect.left_center(), rect.right_center()],
+                        egui::Stroke::new(3.0, player_color(p)),
+                    );
+                    ui.small(format!("route {}", p.number()));
+                }
+            }
+        });
+    }
+    ui.separator();
 }

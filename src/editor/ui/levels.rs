@@ -5,6 +5,7 @@ use egui::{Color32, RichText, ScrollArea, Sense, Ui};
 use super::View;
 use super::severity_color;
 use crate::analysis::Severity;
+use crate::editor::board::paint_thumbnail;
 use crate::editor::command::{Command, FormField};
 use crate::rules::{JumpRule, RuleOption, Rules};
 
@@ -26,45 +27,53 @@ impl View<'_> {
     pub(super) fn levels_ui(&mut self, ui: &mut Ui) {
         let app = self.app;
         ui.heading("Levels");
-        ui.horizontal_wrapped(|ui| {
-            for (command, text) in [
+        // Two rows by design, whatever the panel's width: what a level is,
+        // then where it goes.
+        for row in [
+            &[
                 (Command::AddLevel, "Add"),
                 (Command::DuplicateLevel, "Duplicate"),
                 (Command::DeleteLevel, "Delete"),
-                (Command::MoveLevelUp, "Up"),
-                (Command::MoveLevelDown, "Down"),
-            ] {
-                self.command_button_compact(ui, command, text);
+            ][..],
+            &[(Command::MoveLevelUp, "Move up"), (Command::MoveLevelDown, "Move down")][..],
+        ] {
+            ui.horizontal(|ui| {
+                for (command, text) in row {
+                    self.command_button_compact(ui, command.clone(), text);
+                }
+            });
+        }
+        ui.separator();
+        ScrollArea::vertical().id_salt("level-list").max_height(ui.available_height() * 0.7).show(ui, |ui| {
+            for i in 0..app.doc().pack.levels.len() {
+                let status = self.level_status(i);
+                let (meaning, color) = match status {
+                    Severity::Error => ("has errors", severity_color(Severity::Error)),
+                    Severity::Warning => ("has warnings", severity_color(Severity::Warning)),
+                    Severity::Note => ("is valid", Color32::from_rgb(40, 150, 60)),
+                };
+                let level = &app.doc().pack.levels[i];
+                let text = format!("{} · {}", level.id, level.name);
+                ui.horizontal(|ui| {
+                    // A painted mark: no glyph a font might lack.
+                    let (rect, mark) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), Sense::hover());
+                    ui.painter().circle_filled(rect.center(), 5.0, color);
+                    mark.on_hover_text(format!("The level {meaning}"));
+                    // The layout at a glance, as Tiled and LDtk show their maps.
+                    let (rect, thumb) = ui.allocate_exact_size(egui::vec2(24.0, 24.0), Sense::click());
+                    paint_thumbnail(ui.painter(), rect, level);
+                    if thumb.on_hover_text(format!("{} × {}", level.width, level.height)).clicked() {
+                        self.command(Command::SelectLevel(i));
+                    }
+                    // Long names are cut short to the panel's width, whole on hover.
+                    let button = egui::Button::selectable(i == app.doc().current, text.as_str())
+                        .wrap_mode(egui::TextWrapMode::Truncate);
+                    if ui.add(button).on_hover_text(&text).clicked() {
+                        self.command(Command::SelectLevel(i));
+                    }
+                });
             }
         });
-        ui.separator();
-        ScrollArea::vertical().id_salt("level-list").max_height(ui.available_height() * 0.55).show(
-            ui,
-            |ui| {
-                for i in 0..app.doc().pack.levels.len() {
-                    let status = self.level_status(i);
-                    let (meaning, color) = match status {
-                        Severity::Error => ("has errors", severity_color(Severity::Error)),
-                        Severity::Warning => ("has warnings", severity_color(Severity::Warning)),
-                        Severity::Note => ("is valid", Color32::from_rgb(40, 150, 60)),
-                    };
-                    let level = &app.doc().pack.levels[i];
-                    let text = format!("{} · {}", level.id, level.name);
-                    ui.horizontal(|ui| {
-                        // A painted mark: no glyph a font might lack.
-                        let (rect, mark) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), Sense::hover());
-                        ui.painter().circle_filled(rect.center(), 5.0, color);
-                        mark.on_hover_text(format!("The level {meaning}"));
-                        // Long names are cut short to the panel's width, whole on hover.
-                        let button = egui::Button::selectable(i == app.doc().current, text.as_str())
-                            .wrap_mode(egui::TextWrapMode::Truncate);
-                        if ui.add(button).on_hover_text(&text).clicked() {
-                            self.command(Command::SelectLevel(i));
-                        }
-                    });
-                }
-            },
-        );
         // The legend of the status marks.
         ui.horizontal_wrapped(|ui| {
             for (color, meaning) in [

@@ -159,7 +159,7 @@ impl View<'_> {
         // Side panels keep the width the user gave them: what they show
         // scrolls inside, so the board never moves under the pointer.
         Panel::left("levels")
-            .default_size(240.0)
+            .default_size(272.0)
             .size_range(180.0..=480.0)
             .resizable(true)
             .show(ui, |ui| side_scroll(ui, "levels-panel", |ui| self.levels_ui(ui)));
@@ -185,17 +185,44 @@ impl View<'_> {
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let app = self.app;
         let typing = ctx.egui_wants_keyboard_input();
+        let clipboard = |c: &Command| matches!(c, Command::Copy | Command::Cut | Command::Paste);
+        let mut pressed = Vec::new();
         for (shortcut, command) in Command::shortcut_table() {
             if !command.scope().covers(app.playing()) {
                 continue;
             }
-            // Plain keys belong to a text field being typed into.
-            if typing && !shortcut.modifiers.command {
+            // Plain keys, and the clipboard's, belong to a text field being
+            // typed into.
+            if typing && (!shortcut.modifiers.command || clipboard(&command)) {
                 continue;
             }
             if ctx.input_mut(|i| i.consume_shortcut(&shortcut)) {
-                self.command(command);
+                pressed.push(command);
             }
+        }
+        // Ctrl+C, Ctrl+X and Ctrl+V arrive as clipboard events on most
+        // desktops rather than as keys; one press is one command either way
+        // (a cut run twice would copy the floor it left).
+        if !typing && !app.playing() {
+            let events: Vec<Command> = ctx.input(|i| {
+                i.events
+                    .iter()
+                    .filter_map(|e| match e {
+                        egui::Event::Copy => Some(Command::Copy),
+                        egui::Event::Cut => Some(Command::Cut),
+                        egui::Event::Paste(_) => Some(Command::Paste),
+                        _ => None,
+                    })
+                    .collect()
+            });
+            for command in events {
+                if !pressed.contains(&command) {
+                    pressed.push(command);
+                }
+            }
+        }
+        for command in pressed {
+            self.command(command);
         }
     }
 
@@ -277,6 +304,11 @@ impl View<'_> {
             ui.menu_button("Edit", |ui| {
                 self.command_button(ui, Command::Undo);
                 self.command_button(ui, Command::Redo);
+                ui.separator();
+                self.command_button(ui, Command::Cut);
+                self.command_button(ui, Command::Copy);
+                self.command_button(ui, Command::Paste);
+                self.command_button(ui, Command::Deselect);
                 ui.separator();
                 for tool in Tool::ALL {
                     self.command_button(ui, Command::SetTool(tool));

@@ -584,7 +584,7 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         ui.label("No game finished: no score or balance yet.");
     } else {
         ui.label(format!(
-            "First player scores {} [{} – {}]; advantage {:+.1} points; balance {:.3}.",
+            "First player scores {} [{} – {}]; advantage {:+.1} points (player 1's wins minus player 2's); balance {:.3} (1 is even, 0 one-sided).",
             pct(first.rate),
             pct(first.low),
             pct(first.high),
@@ -629,7 +629,14 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
-        .include_y(1.0)
+        .include_y(0.0)
+        .include_y(1.05)
+        // Room beside the outer bars, so that neither is cut at an edge.
+        .include_x(-0.7)
+        .include_x(2.7)
+        .y_grid_spacer(|input| even_marks(input.bounds, 0.25))
+        .y_axis_formatter(|mark, _| format!("{:.0}%", 100.0 * mark.value))
+        .y_axis_min_width(34.0)
         .x_axis_formatter(|mark, _| match mark.value.round() as i64 {
             0 => "Player 1".into(),
             1 => "Player 2".into(),
@@ -673,13 +680,47 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
                 .width(f64::from(width) * 0.9)
         })
         .collect();
-    ui.label("Game lengths (actions)");
+    let most = bins.iter().copied().max().unwrap_or(0).max(1);
+    let step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].into_iter().find(|s| most / s <= 4).unwrap_or(2000);
+    ui.label("Game lengths: games (up) by actions (across)");
     Plot::new(("lengths", report.agents[0].as_str()))
         .height(120.0)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
+        .include_y(0.0)
+        .include_y(f64::from(most) * 1.1)
+        .y_grid_spacer(move |input| even_marks(input.bounds, f64::from(step)))
+        .y_axis_formatter(|mark, _| format!("{:.0}", mark.value))
+        .y_axis_min_width(28.0)
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("games", bars).color(Color32::from_rgb(120, 120, 200)));
         });
+}
+
+/// Grid marks every `step` from 0 through the plot's top: whole counts or
+/// round shares, each labelled.
+fn even_marks(bounds: (f64, f64), step: f64) -> Vec<egui_plot::GridMark> {
+    (0..)
+        .map(|i| f64::from(i) * step)
+        .take_while(|v| *v <= bounds.1 + 1e-9)
+        .filter(|v| *v >= bounds.0 - 1e-9)
+        .take(64)
+        .map(|value| egui_plot::GridMark { value, step_size: step })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::even_marks;
+
+    #[test]
+    fn count_axes_are_marked_in_whole_steps_through_the_top() {
+        let values = |bounds, step| even_marks(bounds, step).iter().map(|m| m.value).collect::<Vec<_>>();
+        // A histogram whose tallest bar is 4 games: 0, 2 and 4 are labelled,
+        // not 0 alone.
+        assert_eq!(values((-0.2, 4.4), 2.0), [0.0, 2.0, 4.0]);
+        assert_eq!(values((0.0, 1.05), 0.25), [0.0, 0.25, 0.5, 0.75, 1.0]);
+        assert!(values((0.0, 1e9), 1.0).len() <= 64, "a runaway range draws a bounded grid");
+    }
 }
