@@ -110,23 +110,38 @@ impl View<'_> {
         level: &crate::level::Level,
     ) {
         let app = self.app;
-        let color = ui.visuals().selection.stroke.color;
+        // Dark with a light inner line: readable on floor and on walls.
+        let outline = |painter: &egui::Painter, rect: egui::Rect| {
+            painter.rect_stroke(
+                rect,
+                0.0,
+                egui::Stroke::new(3.0, egui::Color32::from_gray(20)),
+                egui::StrokeKind::Inside,
+            );
+            painter.rect_stroke(
+                rect.shrink(3.0),
+                0.0,
+                egui::Stroke::new(1.0, egui::Color32::WHITE),
+                egui::StrokeKind::Inside,
+            );
+        };
+        let tint = ui.visuals().selection.bg_fill;
         let dragging = match (self.local.drag, app.tool(), self.local.hovered) {
             (Some(drag), Tool::Select, Some(hovered)) => Some((drag.start, hovered)),
             _ => None,
         };
         if let Some((a, b)) = dragging.or(app.selection()) {
             let rect = layout.cell_rect(a).union(layout.cell_rect(b));
-            painter.rect_filled(rect, 0.0, color.gamma_multiply(0.12));
-            painter.rect_stroke(rect, 0.0, egui::Stroke::new(2.5, color), egui::StrokeKind::Inside);
+            painter.rect_filled(rect, 0.0, tint.gamma_multiply(0.3));
+            outline(painter, rect);
         }
         let (Some(region), Some(at)) = (app.stamp(), self.local.hovered) else { return };
-        let mut outline = egui::Rect::NOTHING;
+        let mut stamp = egui::Rect::NOTHING;
         for dr in 0..region.height {
             for df in 0..region.width {
                 let Some(cell) = region.cell_at(at, df, dr, level.width, level.height) else { continue };
                 let rect = layout.cell_rect(cell);
-                outline = outline.union(rect);
+                stamp = stamp.union(rect);
                 let (inset, fill) = match region.tile(df, dr) {
                     Tile::Wall => (2.0, crate::editor::board::WALL.gamma_multiply(0.75)),
                     Tile::Crate(_) => {
@@ -137,7 +152,7 @@ impl View<'_> {
                 painter.rect_filled(rect.shrink(inset), 2.0, fill);
             }
         }
-        painter.rect_stroke(outline, 0.0, egui::Stroke::new(2.5, color), egui::StrokeKind::Inside);
+        outline(painter, stamp);
     }
 
     fn board_input(
