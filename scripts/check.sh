@@ -27,6 +27,9 @@ done
 "$bin" export "$out/gen.toml" --format json --out "$out/gen.json"
 "$bin" export mazes/default.toml --with-analysis --out "$out/default-derived.toml"
 "$bin" export mazes/default.toml --with-analysis --format json --out "$out/default-derived.json"
+# What each bundled level is expected to be, except its balance verdict
+# (`--balance`, about 15 minutes for both packs: docs/analysis.md).
+"$bin" analyze --verify mazes/*.toml
 # The conformance suite as committed (tests/data/conformance, which the
 # tests check the generator still writes), checked against the engine by the
 # sample client.

@@ -396,3 +396,67 @@ fn commands_never_claim_a_false_success() {
         .success()
         .stdout(predicate::str::contains("unfair-race"));
 }
+
+/// `analyze --verify`: every expectation of the bundled packs that needs no
+/// games holds; a level that does not meet one fails the run, naming the
+/// level and the expectation.
+#[test]
+fn verify_checks_each_levels_expectations() {
+    pushcrate()
+        .args(["analyze", "--verify", "mazes/default.toml", "mazes/flawed.toml"])
+        .assert()
+        .code(0)
+        .stdout(
+            predicate::str::contains("level `tiny`\n  valid: holds")
+                .and(predicate::str::contains("decided:1: holds: player 1 forces a win in 5 actions"))
+                .and(predicate::str::contains("balanced: not checked"))
+                .and(predicate::str::contains("0 fail")),
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("expects.toml");
+    std::fs::write(
+        &path,
+        "format = 2\nname = \"x\"\n\n[[level]]\nid = \"open-ish\"\nname = \"\"\nsize = \"9x9\"\np1 = { start = \"e1\" }\np2 = { start = \"e9\" }\nexpect = [\"valid\", \"unwinnable\", \"finding:A010\", \"decided:2\"]\n",
+    )
+    .unwrap();
+    let output = pushcrate().args(["analyze", "--verify", "--format", "json"]).arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "failed expectations fail the run");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let results: Vec<(String, String)> = report["packs"][0]["expectations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["expectation"].as_str().unwrap().to_owned(), e["result"].as_str().unwrap().to_owned()))
+        .collect();
+    let expected =
+        [("valid", "holds"), ("unwinnable", "fails"), ("finding:A010", "fails"), ("decided:2", "fails")];
+    assert_eq!(results, expected.map(|(a, b)| (a.to_owned(), b.to_owned())));
+    pushcrate().args(["analyze", "--verify"]).arg(&path).assert().code(1).stdout(
+        predicate::str::contains("level `open-ish`\n  valid: holds")
+            .and(predicate::str::contains("unwinnable: FAILS: the analysis finds every route open")),
+    );
+}
+
+/// With `--balance`, the balance expectations are checked by the default
+/// check; on a level the solver settles, at once and with no game.
+#[test]
+fn verify_with_balance_settles_a_decided_level_without_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.toml");
+    let pack = pushcrate::level::format::parse_pack(pushcrate::level::DEFAULT_PACK_TOML).pack.unwrap();
+    let mut tiny = pack.level("tiny").unwrap().clone();
+    tiny.expect = vec!["unbalanced:1".parse().unwrap(), "balanced".parse().unwrap()];
+    let mut one = pushcrate::level::Pack::new("tiny");
+    one.levels.push(tiny);
+    std::fs::write(&path, pushcrate::level::format::write_pack(&one)).unwrap();
+    pushcrate().args(["analyze", "--verify", "--balance"]).arg(&path).assert().code(1).stdout(
+        predicate::str::contains("unbalanced:1: holds: decided: player 1 forces a win")
+            .and(predicate::str::contains("balanced: FAILS")),
+    );
+}
+
+/// `--balance` means nothing without `--verify`.
+#[test]
+fn balance_needs_verify() {
+    pushcrate().args(["analyze", "--balance", "mazes/default.toml"]).assert().code(2);
+}

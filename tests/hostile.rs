@@ -144,7 +144,10 @@ fn out_writes_through_a_symlink_and_keeps_the_targets_mode() {
     std::os::unix::fs::symlink("real.toml", &link).unwrap();
     pushcrate().args(["export", "@default", "--out"]).arg(&link).assert().success();
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
-    assert!(std::fs::read_to_string(&real).unwrap().starts_with("format = 1"));
+    assert!(
+        std::fs::read_to_string(&real).unwrap().starts_with("format = 2"),
+        "the bundled pack states expectations: version 2"
+    );
     assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
     // A dangling link: its target is created, the link kept.
     let dangling = dir.path().join("dangling.toml");

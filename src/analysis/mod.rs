@@ -483,7 +483,7 @@ fn race(state: &GameState, graph: &MazeGraph, report: &mut LevelReport) {
         report.findings.push(Finding::new(
             FindingCode::UnfairRace,
             format!(
-                "player {first} reaches the flag {lead} actions ahead (on action {} against {})",
+                "{first} reaches the flag {lead} actions ahead (on action {} against {})",
                 one.reaches_flag_on_action.min(two.reaches_flag_on_action),
                 one.reaches_flag_on_action.max(two.reaches_flag_on_action)
             ),

@@ -41,6 +41,16 @@ pub struct AnalyzeArgs {
     /// Actions the bounded search looks ahead, 1 to 200.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SEARCH_DEPTH)))]
     pub depth: u32,
+    /// Check each level's expectations (`expect = [...]`, format version 2)
+    /// instead of listing findings: the exit code is 1 when one does not
+    /// hold. Those about balance are checked only with `--balance`.
+    #[arg(long)]
+    pub verify: bool,
+    /// With `--verify`, also check `balanced` and `unbalanced:N` by the
+    /// default balance check (expert and deep, sequential, seed 1): minutes
+    /// a level.
+    #[arg(long, requires = "verify")]
+    pub balance: bool,
 }
 
 /// Analyses every pack named. The errors that `check` reports are printed
@@ -69,7 +79,9 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
                 continue;
             }
         };
-        if has_errors {
+        // Verifying, a level's errors are what its expectations are about:
+        // only the expectations decide the exit code.
+        if has_errors && !args.verify {
             let mut errors = file.clone();
             errors.parsed.problems.retain(crate::level::Problem::is_error);
             err(&diagnostics::render(&errors, std::io::stderr().is_terminal(), DEFAULT_MAX_PROBLEMS));
@@ -89,6 +101,19 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
             pack.levels.retain(|l| &l.id == id);
         }
         let report = analyze_pack(&pack, &options);
+        if args.verify {
+            let outcomes = verify_pack(&pack, &file.parsed.problems, &report, args.balance, &stop);
+            failed |= outcomes.iter().any(|o| o.result == Verified::Fails);
+            match args.format {
+                OutputFormat::Text => out(&verify_text(&file.name, &outcomes))?,
+                OutputFormat::Json => json_packs.push(serde_json::json!({
+                    "path": file.name,
+                    "valid": !has_errors,
+                    "expectations": outcomes.iter().map(Outcome::json).collect::<Vec<_>>(),
+                })),
+            }
+            continue;
+        }
         failed |= report.levels.iter().any(|l| l.has_errors() || (deny_warnings && l.has_warnings()));
         match args.format {
             OutputFormat::Text => {
@@ -221,6 +246,202 @@ fn text(name: &str, pack: &Pack, report: &PackReport, check_errors: usize) -> St
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Note)
+    ));
+    out
+}
+
+/// Whether an expectation holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Verified {
+    Holds,
+    Fails,
+    /// Not checked: a balance expectation without `--balance`, or a check
+    /// cut short.
+    Unchecked,
+}
+
+/// One expectation of one level, and what was found.
+struct Outcome {
+    level: String,
+    expectation: crate::level::Expectation,
+    result: Verified,
+    why: String,
+}
+
+impl Outcome {
+    fn json(&self) -> serde_json::Value {
+        let result = match self.result {
+            Verified::Holds => "holds",
+            Verified::Fails => "fails",
+            Verified::Unchecked => "unchecked",
+        };
+        serde_json::json!({
+            "level": self.level,
+            "expectation": self.expectation.to_string(),
+            "result": result,
+            "why": self.why,
+        })
+    }
+}
+
+/// Checks every expectation of every level of `pack`: those the analysis
+/// and the solver settle at once, and with `balance` those the default
+/// balance check settles.
+fn verify_pack(
+    pack: &Pack,
+    problems: &[crate::level::Problem],
+    report: &PackReport,
+    balance: bool,
+    stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Vec<Outcome> {
+    use crate::level::Expectation;
+    let mut outcomes = Vec::new();
+    for (index, level) in pack.levels.iter().enumerate() {
+        let Some(analysis) = report.levels.iter().find(|r| r.level == level.id) else { continue };
+        // The level's codes: the format's problems of this level (read
+        // from the file) and the analysis's findings.
+        let mut codes: Vec<(String, Severity, String)> = problems
+            .iter()
+            .filter(|p| pack.levels.get(index).is_some() && p.field.level() == Some(index))
+            .map(|p| (p.code.as_str().to_owned(), p.severity(), p.message.clone()))
+            .collect();
+        codes.extend(
+            analysis.findings.iter().map(|f| (f.code.as_str().to_owned(), f.severity, f.message.clone())),
+        );
+        let first = |severity: Severity| codes.iter().find(|(_, s, _)| *s == severity);
+        let start = level.start_state(pack.rules).ok();
+        let mut check: Option<crate::sim::BalanceCheck> = None;
+        for expectation in &level.expect {
+            let (result, why) = match expectation {
+                Expectation::Valid => match first(Severity::Error) {
+                    None => (Verified::Holds, "no error".to_owned()),
+                    Some((code, _, message)) => (Verified::Fails, format!("error[{code}]: {message}")),
+                },
+                Expectation::NoWarnings => {
+                    match first(Severity::Error).or_else(|| first(Severity::Warning)) {
+                        None => (Verified::Holds, "no error or warning".to_owned()),
+                        Some((code, severity, message)) => {
+                            (Verified::Fails, format!("{}[{code}]: {message}", label(*severity)))
+                        }
+                    }
+                }
+                Expectation::Finding(code) => match codes.iter().find(|(c, _, _)| c == code) {
+                    Some((_, _, message)) => (Verified::Holds, format!("{code}: {message}")),
+                    None => (Verified::Fails, format!("no {code} among the level's problems and findings")),
+                },
+                Expectation::Unwinnable => match codes.iter().find(|(c, _, _)| c == "A000" || c == "A001") {
+                    Some((code, _, message)) => (Verified::Holds, format!("{code}: {message}")),
+                    None => {
+                        (Verified::Fails, "the analysis finds every route open (no A000 or A001)".to_owned())
+                    }
+                },
+                Expectation::Decided(player) => match &start {
+                    None => (Verified::Fails, "the level cannot be played".to_owned()),
+                    Some(start) => match crate::sim::settle(start, stop) {
+                        Some(win) if win.player == *player => (
+                            Verified::Holds,
+                            format!(
+                                "{} forces a win in {} actions: {}",
+                                win.player,
+                                win.line.len(),
+                                format_actions(&win.line)
+                            ),
+                        ),
+                        Some(win) => (
+                            Verified::Fails,
+                            format!("the solver proves {}'s forced win instead", win.player),
+                        ),
+                        None => (
+                            Verified::Fails,
+                            format!(
+                                "the solver proves no forced win for {} within {} actions and {} positions",
+                                start.turn(),
+                                crate::sim::SETTLE_DEPTH,
+                                crate::sim::SETTLE_BUDGET
+                            ),
+                        ),
+                    },
+                },
+                Expectation::Balanced | Expectation::Unbalanced(_) if !balance => (
+                    Verified::Unchecked,
+                    "`--balance` runs the default balance check (minutes a level)".to_owned(),
+                ),
+                Expectation::Balanced | Expectation::Unbalanced(_) => match &start {
+                    None => (Verified::Fails, "the level cannot be played".to_owned()),
+                    Some(start) => {
+                        let check = check.get_or_insert_with(|| default_check(start, &level.id, stop));
+                        balance_outcome(expectation, check)
+                    }
+                },
+            };
+            outcomes.push(Outcome { level: level.id.clone(), expectation: expectation.clone(), result, why });
+        }
+    }
+    outcomes
+}
+
+/// The default balance check of `selfplay` (expert and deep, sequential,
+/// seed 1, every core).
+fn default_check(
+    start: &crate::rules::GameState,
+    level: &str,
+    stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> crate::sim::BalanceCheck {
+    let plan = crate::sim::STRONG;
+    let config = crate::sim::Config {
+        games: crate::sim::SEQUENTIAL_CAP,
+        sequential: Some(crate::sim::Design::DEFAULT),
+        ..crate::sim::Config::fixed(plan.pairings[0], crate::sim::SEQUENTIAL_CAP)
+    };
+    let bar = super::spinner();
+    bar.set_message(format!("{level}: the balance check"));
+    let (check, _) = crate::sim::check_balance(start, level, plan, &config, &|_| {}, stop);
+    bar.finish_and_clear();
+    check
+}
+
+fn balance_outcome(
+    expectation: &crate::level::Expectation,
+    check: &crate::sim::BalanceCheck,
+) -> (Verified, String) {
+    use crate::level::Expectation;
+    use crate::sim::BalanceVerdict;
+    let summary = check.summary();
+    if check.interrupted {
+        return (Verified::Unchecked, format!("cut short: {summary}"));
+    }
+    let forced = check.forced_win.as_ref().map(|w| w.player);
+    let holds = match (expectation, check.verdict) {
+        (Expectation::Balanced, BalanceVerdict::Balanced) => true,
+        (Expectation::Unbalanced(p), BalanceVerdict::Unbalanced) => check.favoured == Some(*p),
+        (Expectation::Unbalanced(p), _) => forced == Some(*p),
+        _ => false,
+    };
+    (if holds { Verified::Holds } else { Verified::Fails }, summary)
+}
+
+fn verify_text(name: &str, outcomes: &[Outcome]) -> String {
+    let name = clean(name);
+    let mut out = String::new();
+    let mut level = None;
+    for o in outcomes {
+        if level != Some(&o.level) {
+            out.push_str(&format!("{name}: level `{}`\n", clean(&o.level)));
+            level = Some(&o.level);
+        }
+        let result = match o.result {
+            Verified::Holds => "holds",
+            Verified::Fails => "FAILS",
+            Verified::Unchecked => "not checked",
+        };
+        out.push_str(&format!("  {}: {result}: {}\n", o.expectation, clean(&o.why)));
+    }
+    let count = |r: Verified| outcomes.iter().filter(|o| o.result == r).count();
+    out.push_str(&format!(
+        "{name}: {} expectation(s) hold, {} fail, {} not checked\n",
+        count(Verified::Holds),
+        count(Verified::Fails),
+        count(Verified::Unchecked)
     ));
     out
 }

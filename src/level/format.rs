@@ -9,7 +9,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::validate::{goals_key, start_key};
-use super::{Code, FORMAT_VERSION, Field, Level, MAX_FILE_BYTES, MAX_LEVELS, Pack, Problem};
+use super::{
+    Code, Expectation, FORMAT_VERSION, Field, Level, MAX_FILE_BYTES, MAX_LEVELS, OLDEST_FORMAT_VERSION, Pack,
+    Problem,
+};
 use crate::rules::{
     Bitboard, ByPlayer, Cell, JumpRule, MAX_SIDE, MIN_SIDE, Player, RuleOption, Rules, Stage,
 };
@@ -105,6 +108,15 @@ mod schema_types {
     /// A cell name: a file letter `a`–`k`, then a rank `1`–`11`.
     #[derive(JsonSchema)]
     pub struct CellName(#[schemars(pattern(r"^[a-k](1[01]|[1-9])$"))] String);
+
+    /// An expectation of the level's designer (format version 2).
+    #[derive(JsonSchema)]
+    pub struct ExpectationName(
+        #[schemars(pattern(
+            r"^(valid|no-warnings|unwinnable|balanced|decided:[12]|unbalanced:[12]|finding:[AEW][0-9]{3})$"
+        ))]
+        String,
+    );
 
     /// A crate: its cell, then optionally `:` and its stage (intact when left out).
     #[derive(JsonSchema)]
@@ -273,7 +285,7 @@ mod schema_types {
     }
 }
 
-/// A Push Crate level pack (format version 1). See docs/format.md.
+/// A Push Crate level pack (format version 1 or 2). See docs/format.md.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Push Crate level pack")]
@@ -284,9 +296,9 @@ struct RawPack {
     #[allow(dead_code)]
     #[schemars(with = "Option<String>")]
     schema: Option<Spanned<String>>,
-    /// The format version; this schema describes version 1.
+    /// The format version: 1, or 2 where a level has `expect`.
     #[allow(dead_code)]
-    #[schemars(with = "i64", range(min = 1, max = 1))]
+    #[schemars(with = "i64", range(min = 1, max = 2))]
     format: Spanned<Whole>,
     /// The pack's name.
     #[schemars(with = "String", length(max = 200))]
@@ -375,6 +387,12 @@ struct RawLevel {
     #[serde(default)]
     #[schemars(with = "Vec<schema_types::CrateEntry>", default = "no_crates")]
     crates: Option<Spanned<Vec<Spanned<String>>>>,
+    /// What the level's designer expects of it, checked by `pushcrate
+    /// analyze --verify` (format version 2): `valid`, `no-warnings`,
+    /// `finding:CODE`, `unwinnable`, `decided:1`, `decided:2`, `balanced`,
+    /// `unbalanced:1`, `unbalanced:2`.
+    #[schemars(with = "Option<Vec<schema_types::ExpectationName>>", extend("uniqueItems" = true))]
+    expect: Option<Spanned<Vec<Spanned<String>>>>,
     /// Derived figures for clients; ignored when read.
     #[allow(dead_code)]
     #[schemars(with = "Option<schema_types::Derived>")]
@@ -424,7 +442,17 @@ pub fn pack_schema() -> serde_json::Value {
     }
     schema_defaults(&mut schema);
     if let Some(object) = schema.as_object_mut() {
-        object.insert("$id".into(), "https://pushcrate.invalid/schemas/pack-1.json".into());
+        object.insert("$id".into(), "https://pushcrate.invalid/schemas/pack-2.json".into());
+        // `expect` is version 2's: a pack that says `format = 1` has none
+        // (E003, as the reader says).
+        object.insert(
+            "if".into(),
+            serde_json::json!({ "properties": { "format": { "const": 1 } }, "required": ["format"] }),
+        );
+        object.insert(
+            "then".into(),
+            serde_json::json!({ "properties": { "level": { "items": { "not": { "required": ["expect"] } } } } }),
+        );
     }
     schema
 }
@@ -600,7 +628,7 @@ pub fn parse_pack(text: &str) -> Parsed {
         Ok(probe) => probe,
         Err(e) => return fatal(toml_problem(Code::Syntax, &e)),
     };
-    match probe.format {
+    let version = match probe.format {
         None => {
             return fatal(
                 Problem::new(
@@ -613,21 +641,24 @@ pub fn parse_pack(text: &str) -> Parsed {
         }
         Some(v) => {
             let span = v.span();
-            if version_of(v.get_ref()) != Some(FORMAT_VERSION) {
-                return fatal(
-                    Problem::new(
-                        Code::Version,
-                        Field::PackKey("format"),
-                        format!(
-                            "format version {} is not supported; this build reads version {FORMAT_VERSION}",
-                            v.get_ref()
-                        ),
-                    )
-                    .at(span),
-                );
+            match version_of(v.get_ref()) {
+                Some(version) if (OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) => version,
+                _ => {
+                    return fatal(
+                        Problem::new(
+                            Code::Version,
+                            Field::PackKey("format"),
+                            format!(
+                                "format version {} is not supported; this build reads versions {OLDEST_FORMAT_VERSION} and {FORMAT_VERSION}",
+                                v.get_ref()
+                            ),
+                        )
+                        .at(span),
+                    );
+                }
             }
         }
-    }
+    };
     let raw: RawPack = match toml::from_str(text) {
         Ok(raw) => raw,
         Err(e) => return fatal(toml_problem(Code::Schema, &e)),
@@ -639,7 +670,7 @@ pub fn parse_pack(text: &str) -> Parsed {
             format!("the pack has {} levels; packs have at most {MAX_LEVELS}", raw.level.len()),
         ));
     }
-    let mut reader = Reader { text, map: SourceMap::default(), problems: Vec::new() };
+    let mut reader = Reader { text, version, map: SourceMap::default(), problems: Vec::new() };
     let pack = reader.pack(raw);
     let Reader { map, mut problems, .. } = reader;
     let complete = problems.is_empty();
@@ -665,6 +696,8 @@ fn toml_problem(code: Code, error: &toml::de::Error) -> Problem {
 
 struct Reader<'a> {
     text: &'a str,
+    /// The pack's format version.
+    version: i64,
     map: SourceMap,
     problems: Vec<Problem>,
 }
@@ -732,8 +765,22 @@ impl Reader<'_> {
     }
 
     fn level(&mut self, i: usize, raw: RawLevel) -> Level {
-        let RawLevel { id, name, author, notes, tags, size, map, first, flag, p1, p2, crates, derived: _ } =
-            raw;
+        let RawLevel {
+            id,
+            name,
+            author,
+            notes,
+            tags,
+            size,
+            map,
+            first,
+            flag,
+            p1,
+            p2,
+            crates,
+            expect,
+            derived: _,
+        } = raw;
         self.map.spans.insert(Field::Level(i), id.span());
         self.map.spans.insert(Field::LevelKey(i, "id"), id.span());
         self.map.spans.insert(Field::LevelKey(i, "name"), name.span());
@@ -834,6 +881,39 @@ impl Reader<'_> {
         if let Some(crates) = crates {
             self.map.spans.insert(Field::LevelKey(i, "crates"), crates.span());
             level.crates = self.crates(i, crates.get_ref());
+        }
+        if let Some(expect) = expect {
+            self.map.spans.insert(Field::LevelKey(i, "expect"), expect.span());
+            if self.version < 2 {
+                self.problem(
+                    Code::Version,
+                    Field::LevelKey(i, "expect"),
+                    expect.span(),
+                    format!(
+                        "`expect` is a key of format version 2; this pack says `format = {}`",
+                        self.version
+                    ),
+                );
+            }
+            for entry in expect.get_ref() {
+                match entry.get_ref().parse::<Expectation>() {
+                    Ok(e) if level.expect.contains(&e) => self.problem(
+                        Code::DuplicateCell,
+                        Field::LevelKey(i, "expect"),
+                        entry.span(),
+                        format!("the expectation `{e}` is listed twice"),
+                    ),
+                    Ok(e) => level.expect.push(e),
+                    Err(error) => {
+                        self.problem(
+                            Code::Expectation,
+                            Field::LevelKey(i, "expect"),
+                            entry.span(),
+                            error.to_string(),
+                        );
+                    }
+                }
+            }
         }
         level
     }
@@ -1030,7 +1110,7 @@ pub fn write_pack(pack: &Pack) -> String {
     // Writing into a `String` cannot fail, so each write's `Result` is
     // dropped with `.ok()`, here and in `write_level`.
     let mut out = String::new();
-    writeln!(out, "format = {FORMAT_VERSION}").ok();
+    writeln!(out, "format = {}", pack.format_version()).ok();
     writeln!(out, "name = {}", quote(&pack.name)).ok();
     if let Some(author) = &pack.author {
         writeln!(out, "author = {}", quote(author)).ok();
@@ -1109,6 +1189,10 @@ fn write_level(out: &mut String, level: &Level) {
             })
             .collect();
         writeln!(out, "crates = {}", quote_list(entries.iter().map(String::as_str))).ok();
+    }
+    if !level.expect.is_empty() {
+        let entries: Vec<String> = level.expect.iter().map(ToString::to_string).collect();
+        writeln!(out, "expect = {}", quote_list(entries.iter().map(String::as_str))).ok();
     }
 }
 

@@ -8,6 +8,8 @@
 //! packs and packs into text; reading and writing files is for the edges.
 
 pub mod edit;
+mod expect;
+pub use expect::{Expectation, ParseExpectationError};
 pub mod format;
 mod json;
 pub use json::{ToJsonError, parse_pack_json, toml_to_json, write_pack_json};
@@ -24,8 +26,12 @@ pub use validate::MAX_NAME_LEN;
 
 use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Player, Rules, Setup, SetupError, Stage};
 
-/// The format version this build reads and writes.
-pub const FORMAT_VERSION: i64 = 1;
+/// The newest format version, which this build reads and writes where a
+/// pack needs it (a level with expectations); a pack without writes
+/// version 1, which every reader of either version reads.
+pub const FORMAT_VERSION: i64 = 2;
+/// The oldest format version this build reads (version 2 adds `expect`).
+pub const OLDEST_FORMAT_VERSION: i64 = 1;
 /// Files larger than this are refused.
 pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 /// Packs with more levels are refused.
@@ -65,6 +71,9 @@ pub struct Level {
     pub crates: BTreeMap<Cell, Stage>,
     /// Who moves first.
     pub first: Player,
+    /// What its designer expects of it (format version 2), in the order
+    /// written.
+    pub expect: Vec<Expectation>,
 }
 
 impl Level {
@@ -87,6 +96,7 @@ impl Level {
             flag: None,
             crates: BTreeMap::new(),
             first: Player::One,
+            expect: Vec::new(),
         }
     }
 
@@ -181,6 +191,14 @@ pub struct Pack {
 }
 
 impl Pack {
+    /// The format version its text needs: 2 where a level has
+    /// expectations, else 1, which readers of either version read. The
+    /// writers write this one.
+    #[must_use]
+    pub fn format_version(&self) -> i64 {
+        if self.levels.iter().any(|l| !l.expect.is_empty()) { FORMAT_VERSION } else { OLDEST_FORMAT_VERSION }
+    }
+
     /// An empty pack with default rules.
     #[must_use]
     pub fn new(name: impl Into<String>) -> Pack {

@@ -82,6 +82,7 @@ codes! {
     RuleRange = "E027", Error, "A rule option is out of its range.";
     RuleValue = "E028", Error, "The `jump` option is not `diagonal`, `straight` or `none`.";
     FirstPlayer = "E029", Error, "`first` is not 1 or 2.";
+    Expectation = "E030", Error, "An expectation is not one the format knows (format version 2).";
     RouteCutByCrates = "W001", Warning, "Initial crates cut a route; the path rule will not protect it.";
 }
 
