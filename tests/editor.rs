@@ -1661,3 +1661,14 @@ fn the_board_has_a_key_and_the_level_buttons_fit() {
         );
     }
 }
+
+/// Each level of the list has a thumbnail of its layout; clicking it edits
+/// that level.
+#[test]
+fn a_levels_thumbnail_selects_it() {
+    let mut ed = editor();
+    assert_eq!(ed.level().id, "open");
+    ed.click("Thumbnail of maze");
+    assert_eq!(ed.level().id, "maze");
+    assert!(ed.harness.query_by_label("Thumbnail of tiny").is_some(), "every level has one");
+}

@@ -62,6 +62,8 @@ impl View<'_> {
                     // The layout at a glance, as Tiled and LDtk show their maps.
                     let (rect, thumb) = ui.allocate_exact_size(egui::vec2(24.0, 24.0), Sense::click());
                     paint_thumbnail(ui.painter(), rect, level);
+                    let name = format!("Thumbnail of {}", level.id);
+                    thumb.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Button, true, &name));
                     if thumb.on_hover_text(format!("{} × {}", level.width, level.height)).clicked() {
                         self.command(Command::SelectLevel(i));
                     }
