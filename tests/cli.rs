@@ -460,3 +460,40 @@ fn verify_with_balance_settles_a_decided_level_without_games() {
 fn balance_needs_verify() {
     pushcrate().args(["analyze", "--balance", "mazes/default.toml"]).assert().code(2);
 }
+
+/// `selfplay` says why: where its games were decided, cell by cell, and a
+/// few plain sentences drawn from the games and the race.
+#[test]
+fn selfplay_reports_where_games_were_decided() {
+    let output = pushcrate()
+        .args(["selfplay", "@default", "--level", "courtyard", "--agents", "medium,medium", "--games", "20"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let level = &report["levels"][0];
+    let decisions = &level["decisions"];
+    assert_eq!(decisions["games"], 20);
+    let wins = decisions["wins"]["1"].as_u64().unwrap() + decisions["wins"]["2"].as_u64().unwrap();
+    let homes: u64 =
+        decisions["cells"]["home"].as_array().unwrap().iter().map(|c| c["count"].as_u64().unwrap()).sum();
+    assert_eq!(homes, decisions["flag_wins"].as_u64().unwrap(), "every flag win came home on a cell");
+    assert!(homes <= wins);
+    let pickups: u64 =
+        decisions["cells"]["pickup"].as_array().unwrap().iter().map(|c| c["count"].as_u64().unwrap()).sum();
+    assert!(pickups >= homes, "a flag is picked up before it comes home");
+    let why: Vec<&str> = level["why"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert!(why.iter().any(|s| s.starts_with("Player 1 reaches the flag 1 action(s) sooner")), "{why:?}");
+    assert!(why.iter().any(|s| s.starts_with("Of 20 games, player 1 won")), "{why:?}");
+    // The text report lists the top cells of each.
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "courtyard", "--agents", "medium,medium", "--games", "20"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("where the 20 games were decided")
+                .and(predicate::str::contains("the flag brought home: "))
+                .and(predicate::str::contains("  why: Of 20 games")),
+        );
+}

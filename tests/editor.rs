@@ -684,6 +684,21 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     ed.harness.run();
     assert_eq!(ed.harness.query_all_by_label_contains("40 games (").count(), 1);
     assert_eq!(ed.harness.query_all_by_label_contains("First player scores").count(), 1);
+    // Why: where the games were decided, from the check's own games, drawn
+    // over the board on request, the count under the pointer.
+    assert_eq!(check.decisions.games, 40);
+    assert!(ed.harness.query_by_label("Where the 40 games were decided").is_some());
+    assert!(ed.harness.query_by_label_contains("• Of 40 games, player 1 won").is_some(), "the why, in words");
+    let home = check.decisions.total(pushcrate::sim::Event::Home);
+    assert!(home > 0, "greedy brings the flag home on open");
+    ed.send(Command::ShowDecisions(Some(pushcrate::sim::Event::Home)));
+    assert_eq!(sandbox(&ed).decisions_shown, Some(pushcrate::sim::Event::Home));
+    let (cell, n) = check.decisions.top(pushcrate::sim::Event::Home)[0];
+    let pos = ed.cell_pos(cell);
+    ed.harness.event(Event::PointerMoved(pos));
+    ed.settle();
+    let reading = format!("the flag brought home: {n} time(s) here, of 40 games");
+    assert!(ed.harness.query_by_label(&reading).is_some(), "the status bar reads {reading}");
     // The strong check shows each pairing's test as it converges, and a
     // cancelled check reports what was played so far.
     {

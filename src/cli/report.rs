@@ -212,6 +212,30 @@ pub fn balance_check(check: &BalanceCheck) -> Value {
         "interrupted": check.interrupted,
         "undecided": check.undecided,
         "explained_by": check.explained_by.iter().map(finding).collect::<Vec<_>>(),
+        "why": check.why,
+        "decisions": decisions(&check.decisions),
         "runs": check.runs.iter().map(run_report).collect::<Vec<_>>(),
+    })
+}
+
+/// Where the games were decided: per event, every cell where it happened,
+/// the most frequent first.
+fn decisions(d: &crate::sim::Decisions) -> Value {
+    let cells: serde_json::Map<String, Value> = crate::sim::Event::ALL
+        .into_iter()
+        .map(|event| {
+            let top: Vec<Value> = d
+                .top(event)
+                .into_iter()
+                .map(|(cell, n)| json!({ "cell": cell.to_string(), "count": n }))
+                .collect();
+            (event.name().to_owned(), Value::Array(top))
+        })
+        .collect();
+    json!({
+        "games": d.games,
+        "wins": { "1": d.wins[0], "2": d.wins[1] },
+        "flag_wins": d.flag_wins,
+        "cells": cells,
     })
 }

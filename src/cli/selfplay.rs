@@ -355,7 +355,23 @@ fn check_text(check: &sim::BalanceCheck) -> String {
         2 => "verdict under both pairings",
         _ => "verdict under the pairings and the referee",
     };
-    out += &format!("  {label}: {verdict}{partial}\n\n");
+    out += &format!("  {label}: {verdict}{partial}\n");
+    for sentence in &check.why {
+        out += &format!("  why: {}\n", clean(sentence));
+    }
+    let d = &check.decisions;
+    if d.games > 0 {
+        out += &format!("  where the {} games were decided (the top cells, with how many times):\n", d.games);
+        for event in sim::Event::ALL {
+            let top = d.top(event);
+            if top.is_empty() {
+                continue;
+            }
+            let cells: Vec<String> = top.iter().take(5).map(|(cell, n)| format!("{cell} {n}")).collect();
+            out += &format!("    {}: {}\n", event.describe(), cells.join(", "));
+        }
+    }
+    out += "\n";
     out
 }
 

@@ -371,6 +371,9 @@ pub enum Command {
     /// Play: which pairing the balance check plays (an index of the
     /// sandbox's choices).
     SetBalanceChoice(usize),
+    /// Play: draw where the last check's games were decided (which
+    /// event), or not.
+    ShowDecisions(Option<crate::sim::Event>),
 }
 
 impl Command {
@@ -457,6 +460,8 @@ impl Command {
             Command::SetBalanceGames(_) => "Games per pairing".into(),
             Command::SetBalanceFixed(_) => "Fixed count".into(),
             Command::SetBalanceChoice(_) => "Both sides".into(),
+            Command::ShowDecisions(Some(event)) => format!("Show where {} happened", event.describe()),
+            Command::ShowDecisions(None) => "Hide where games were decided".into(),
         }
     }
 
@@ -508,7 +513,8 @@ impl Command {
             | Command::SetAnimate(_)
             | Command::SetBalanceGames(_)
             | Command::SetBalanceFixed(_)
-            | Command::SetBalanceChoice(_) => Scope::Play,
+            | Command::SetBalanceChoice(_)
+            | Command::ShowDecisions(_) => Scope::Play,
             Command::SetTool(_)
             | Command::SetStage(_)
             | Command::SetMirror(_)

@@ -165,6 +165,9 @@ pub struct Sandbox {
     pub fixes_found: Option<crate::repair::Repair>,
     /// The proposal shown on the board instead of the game, if any.
     pub preview: Option<usize>,
+    /// Where the last check's games were decided, drawn over the board:
+    /// which event, or none.
+    pub decisions_shown: Option<sim::Event>,
 }
 
 /// Why a game cannot start or go on.
@@ -225,6 +228,7 @@ impl Sandbox {
             fixes_stage: Arc::default(),
             fixes_found: None,
             preview: None,
+            decisions_shown: None,
         })
     }
 

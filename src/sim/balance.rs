@@ -19,8 +19,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
-    Config, ForcedWin, GameResult, Leaning, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, Sequential, run,
-    run_sequential,
+    Config, Decisions, ForcedWin, GameResult, Leaning, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, Sequential,
+    run, run_sequential,
 };
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
@@ -149,6 +149,11 @@ pub struct BalanceCheck {
     pub explained_by: Vec<Finding>,
     /// One report per pairing, in the order played.
     pub runs: Vec<Report>,
+    /// Where the check's games were decided (every pairing's games).
+    pub decisions: Decisions,
+    /// Why, in plain words, once [`BalanceCheck::explain`] has been given
+    /// the level's analysis: only what the games or a proof show.
+    pub why: Vec<String>,
 }
 
 /// The finding codes that explain games no one wins.
@@ -222,6 +227,8 @@ impl BalanceCheck {
             explained_by: Vec::new(),
             forced_win,
             runs,
+            decisions: Decisions::default(),
+            why: Vec::new(),
         }
     }
 
@@ -247,6 +254,86 @@ impl BalanceCheck {
         } else {
             Vec::new()
         };
+        self.why = self.why_sentences(analysis);
+    }
+
+    /// The plain-language reasons: the solver's proof; the race to the
+    /// flag where it favours the player the check found ahead (and the
+    /// proof, A012, that no crate can delay it); the share of wins and the
+    /// cells that carried most of them.
+    fn why_sentences(&self, analysis: &LevelReport) -> Vec<String> {
+        use super::Event;
+        let mut why = Vec::new();
+        if let Some(win) = &self.forced_win {
+            why.push(format!(
+                "{} forces a win in {} actions whatever the other does (the solver's proof): {}.",
+                win.player,
+                win.line.len(),
+                crate::rules::format_actions(&win.line)
+            ));
+            return why;
+        }
+        if let Some(race) = analysis.race {
+            let [one, two] = race.legs;
+            let (ahead, behind) = (race.first_to_flag, race.first_to_flag.other());
+            let sure = analysis.findings.iter().any(|f| f.code == FindingCode::SureFlag);
+            if race.lead == 0 {
+                why.push(format!(
+                    "Both players reach the flag on the same action ({} and {} steps): the race favours neither.",
+                    one.to_flag, two.to_flag
+                ));
+            } else if self.favoured == Some(ahead) {
+                let (mine, theirs) = (race.legs[ahead.index()].to_flag, race.legs[behind.index()].to_flag);
+                let steps = if mine == theirs {
+                    format!("both are {mine} steps away and {ahead} moves first")
+                } else {
+                    format!("{mine} steps against {theirs}")
+                };
+                why.push(format!(
+                    "{ahead} reaches the flag {} action(s) sooner ({steps}){}.",
+                    race.lead,
+                    if sure { format!("; no crate of {behind} can delay it (A012)") } else { String::new() }
+                ));
+            } else if self.favoured.is_some() {
+                why.push(format!(
+                    "{ahead} reaches the flag {} action(s) sooner, yet the games favour {behind}: the race does not explain this level.",
+                    race.lead
+                ));
+            } else {
+                why.push(format!(
+                    "{ahead} reaches the flag {} action(s) sooner; the games do not turn that into a clear edge.",
+                    race.lead
+                ));
+            }
+        }
+        let d = &self.decisions;
+        if d.games > 0 {
+            why.push(format!(
+                "Of {} games, player 1 won {} and player 2 {}; {} by bringing the flag home.",
+                d.games, d.wins[0], d.wins[1], d.flag_wins
+            ));
+            if let Some(&(cell, n)) = d.top(Event::Home).first() {
+                why.push(format!("Most flag wins came home on {cell}: {n} of {}.", d.flag_wins));
+            }
+            if let Some(&(cell, n)) = d.top(Event::Caught).first() {
+                why.push(format!(
+                    "Carriers were caught {} time(s), most on {cell} ({n}).",
+                    d.total(Event::Caught)
+                ));
+            }
+            if let Some(&(cell, n)) = d.top(Event::WinnerCrate).first() {
+                why.push(format!(
+                    "The winners' crates went most to {cell} ({n} of {}).",
+                    d.total(Event::WinnerCrate)
+                ));
+            }
+        }
+        why.iter_mut().for_each(|sentence| {
+            if let Some(first) = sentence.get(..1) {
+                *sentence = first.to_uppercase() + &sentence[1..];
+            }
+        });
+        why
     }
 
     /// What the undecided games come from, for reports; `None` when few
@@ -474,6 +561,7 @@ pub fn check_balance(
         check.verdict = BalanceVerdict::Uncertain;
         check.favoured = None;
     }
+    check.decisions = Decisions::of(start, games.iter().flatten());
     (check, games)
 }
 

@@ -8,6 +8,7 @@
 //! the number of threads.
 
 mod balance;
+mod decisions;
 mod sequential;
 mod stats;
 
@@ -20,6 +21,7 @@ pub use balance::{
     BalanceCheck, BalanceVerdict, Plan, REFEREE, STALL_FINDINGS, STRONG, STRONG_PAIRINGS, Tick,
     check_balance, settle,
 };
+pub use decisions::{Decisions, Event};
 pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Sequential};
 pub use stats::{ForcedWin, Leaning, Lengths, Rate, Report, RunVerdict};
 

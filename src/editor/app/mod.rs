@@ -551,6 +551,7 @@ impl EditorApp {
             Command::SetAnimate(on) => self.with_game(|s| s.animate = on),
             Command::SetBalanceGames(games) => self.with_game(|s| s.balance_games = games.clamp(2, 20_000)),
             Command::SetBalanceFixed(on) => self.with_game(|s| s.balance_fixed = on),
+            Command::ShowDecisions(event) => self.with_game(|s| s.decisions_shown = event),
             Command::SetBalanceChoice(i) => self.with_game(|s| {
                 s.balance_choice = i.min(super::sandbox::BALANCE_CHOICES.len() - 1);
             }),
@@ -716,6 +717,9 @@ impl EditorApp {
                 Some("Self-play is running: one search at a time.".into())
             }
             Command::CancelFixes if game.fixes.is_none() => Some("No search for fixes is running.".into()),
+            Command::ShowDecisions(Some(_)) if game.balance_report.is_none() => {
+                Some("No balance check has finished on this level yet: Run self-play.".into())
+            }
             Command::PreviewFix(Some(i)) | Command::ApplyFix(i)
                 if game.fixes_found.as_ref().is_none_or(|f| *i >= f.proposals.len()) =>
             {

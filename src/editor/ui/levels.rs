@@ -63,7 +63,7 @@ impl View<'_> {
                     let (rect, thumb) = ui.allocate_exact_size(egui::vec2(24.0, 24.0), Sense::click());
                     paint_thumbnail(ui.painter(), rect, level);
                     let name = format!("Thumbnail of {}", level.id);
-                    thumb.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Button, true, &name));
+                    thumb.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
                     if thumb.on_hover_text(format!("{} × {}", level.width, level.height)).clicked() {
                         self.command(Command::SelectLevel(i));
                     }

@@ -431,6 +431,16 @@ impl View<'_> {
         });
     }
 
+    /// With the games' decisions drawn over the play board, how many times
+    /// it happened on the cell under the pointer.
+    fn hovered_decision(&self) -> Option<String> {
+        let app = self.app;
+        let game = app.sandbox().filter(|_| app.playing())?;
+        let (event, (check, _)) = (game.decisions_shown?, game.balance_report.as_ref()?);
+        let n = check.decisions.count(event, self.local.hovered?);
+        Some(format!("{}: {n} time(s) here, of {} games", event.describe(), check.decisions.games))
+    }
+
     /// With the heat map on, what it says of the cell under the pointer.
     fn hovered_distance(&self) -> Option<String> {
         let app = self.app;
@@ -457,6 +467,9 @@ impl View<'_> {
                 .on_hover_text("The cell under the pointer");
             if let Some(steps) = self.hovered_distance() {
                 ui.label(steps);
+            }
+            if let Some(decided) = self.hovered_decision() {
+                ui.label(decided);
             }
             ui.separator();
             let mode = match app.sandbox() {

@@ -50,6 +50,11 @@ impl View<'_> {
             view.sole_path = state.sole_path_cells();
         }
         paint_position(&painter, &layout, &state, &view);
+        if let (Some(event), Some((check, _))) = (sandbox.decisions_shown, &sandbox.balance_report)
+            && check.level == sandbox.level.id
+        {
+            paint_decisions(&painter, &layout, &check.decisions, event);
+        }
         // Where the person's actions lead: moves in green, placements as
         // outlines, the cells where no crate may go marked by the overlay.
         if human {
@@ -332,11 +337,70 @@ impl View<'_> {
                 live_tests_ui(ui, &plan, &tests);
             }
             if let Some((check, games)) = &sandbox.balance_report {
-                balance_check_ui(ui, check, games);
+                balance_verdict_ui(ui, check);
+                self.why_ui(ui, check, sandbox.decisions_shown);
+                balance_runs_ui(ui, check, games);
             }
             ui.separator();
             self.fixes_ui(ui);
         });
+    }
+
+    /// Why: the check's plain-language reasons, and where its games were
+    /// decided, to draw over the board, with a legend.
+    fn why_ui(&mut self, ui: &mut Ui, check: &crate::sim::BalanceCheck, shown: Option<crate::sim::Event>) {
+        use crate::sim::Event;
+        if !check.why.is_empty() {
+            ui.label(RichText::new("Why").strong());
+            for sentence in &check.why {
+                ui.label(format!("• {sentence}"));
+            }
+        }
+        let d = &check.decisions;
+        if d.games == 0 {
+            return;
+        }
+        ui.label(RichText::new(format!("Where the {} games were decided", d.games)).strong()).on_hover_text(
+            "Drawn over the board: the darker a cell, the more often it happened there; the number is how many times. Point at a cell to read it in the status bar.",
+        );
+        ui.horizontal_wrapped(|ui| {
+            if ui.selectable_label(shown.is_none(), "off").clicked() && shown.is_some() {
+                self.command(Command::ShowDecisions(None));
+            }
+            for event in Event::ALL {
+                let total = d.total(event);
+                if total == 0 {
+                    continue;
+                }
+                let text = format!("{} ({total})", event_label(event));
+                if ui.selectable_label(shown == Some(event), text).on_hover_text(event.describe()).clicked() {
+                    self.command(Command::ShowDecisions(if shown == Some(event) {
+                        None
+                    } else {
+                        Some(event)
+                    }));
+                }
+            }
+        });
+        if let Some(event) = shown {
+            // The legend: the scale from once to the most, as the board draws it.
+            let most = d.most(event).max(1);
+            ui.horizontal(|ui| {
+                ui.label("1");
+                let (rect, _) = ui.allocate_exact_size(egui::vec2(120.0, 12.0), Sense::hover());
+                for i in 0..24 {
+                    let t = (i as f32 + 1.0) / 24.0;
+                    let x0 = rect.left() + rect.width() * i as f32 / 24.0;
+                    let band = egui::Rect::from_min_max(
+                        egui::pos2(x0, rect.top()),
+                        egui::pos2(x0 + rect.width() / 24.0 + 0.5, rect.bottom()),
+                    );
+                    ui.painter().rect_filled(band, 0.0, decision_color(t));
+                }
+                ui.label(most.to_string());
+            });
+            ui.label(format!("times: {} (point at a cell to read it)", event.describe()));
+        }
     }
 
     /// Suggest fixes: the search's progress, then each proposal with its
@@ -537,7 +601,7 @@ fn test_ui(ui: &mut Ui, name: &str, test: &crate::sim::Sequential) {
 }
 
 /// The check's verdict first, then each pairing's report and plots.
-fn balance_check_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<crate::sim::GameResult>]) {
+fn balance_verdict_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck) {
     use crate::sim::BalanceVerdict;
     if let Some(forced) = &check.forced_win {
         ui.label(
@@ -560,6 +624,10 @@ fn balance_check_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<
         verdict.push_str(" (cancelled: from the games played so far)");
     }
     ui.label(RichText::new(verdict).strong().color(color));
+}
+
+/// Each pairing's report and plots.
+fn balance_runs_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<crate::sim::GameResult>]) {
     for (report, results) in check.runs.iter().zip(games) {
         ui.separator();
         ui.label(RichText::new(format!("{} against {}", report.agents[0], report.agents[1])).strong());
@@ -708,6 +776,55 @@ fn even_marks(bounds: (f64, f64), step: f64) -> Vec<egui_plot::GridMark> {
         .take(64)
         .map(|value| egui_plot::GridMark { value, step_size: step })
         .collect()
+}
+
+/// A short name for an event's button.
+const fn event_label(event: crate::sim::Event) -> &'static str {
+    use crate::sim::Event;
+    match event {
+        Event::Pickup => "pickups",
+        Event::Steal => "steals",
+        Event::Caught => "carriers caught",
+        Event::Home => "flags home",
+        Event::WinnerCrate => "winners' crates",
+        Event::Break => "crates struck",
+    }
+}
+
+/// The overlay's colour for a cell with `t` (0 to 1) of the most frequent
+/// cell's count: magenta, from faint to strong, apart from the players'
+/// colours and the floor.
+fn decision_color(t: f32) -> Color32 {
+    let alpha = (60.0 + 170.0 * t.clamp(0.0, 1.0)) as u8;
+    Color32::from_rgba_unmultiplied(190, 30, 150, alpha)
+}
+
+/// Where the check's games were decided, over the board: each cell where
+/// `event` happened tinted by how often, with its count.
+fn paint_decisions(
+    painter: &egui::Painter,
+    layout: &BoardLayout,
+    decisions: &crate::sim::Decisions,
+    event: crate::sim::Event,
+) {
+    let most = decisions.most(event).max(1);
+    for (cell, n) in decisions.top(event) {
+        if cell.file() >= layout.width || cell.rank() >= layout.height {
+            continue;
+        }
+        let rect = layout.cell_rect(cell);
+        let t = n as f32 / most as f32;
+        painter.rect_filled(rect.shrink(2.0), CornerRadius::same(3), decision_color(t));
+        // Dark figures on a faint tint, light ones on a strong tint.
+        let ink = if t < 0.5 { Color32::from_gray(25) } else { Color32::WHITE };
+        painter.text(
+            rect.right_top() + egui::vec2(-4.0, 3.0),
+            egui::Align2::RIGHT_TOP,
+            n.to_string(),
+            FontId::proportional((layout.cell * 0.26).clamp(10.0, 18.0)),
+            ink,
+        );
+    }
 }
 
 #[cfg(test)]
