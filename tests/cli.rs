@@ -497,3 +497,34 @@ fn selfplay_reports_where_games_were_decided() {
                 .and(predicate::str::contains("  why: Of 20 games")),
         );
 }
+
+/// `selfplay --skill-trace`: a point per strength, weakest first, each that
+/// strength on both sides.
+#[test]
+fn selfplay_traces_the_first_players_score_up_the_ladder() {
+    let output = pushcrate()
+        .args([
+            "selfplay",
+            "@default",
+            "--level",
+            "tiny",
+            "--skill-trace",
+            "--games",
+            "4",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let trace = report["levels"][0]["skill_trace"].as_array().unwrap();
+    let names: Vec<&str> = trace.iter().map(|p| p["strength"].as_str().unwrap()).collect();
+    assert_eq!(names, ["easy", "medium", "hard", "expert", "deep", "master"]);
+    assert!(trace.iter().all(|p| p["games"] == 4));
+    assert_eq!(trace[5]["first_player_score"]["rate"], 1.0, "master finds tiny's forced win");
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "tiny", "--skill-trace", "--agents", "easy,easy"])
+        .assert()
+        .code(2);
+}

@@ -1687,3 +1687,27 @@ fn a_levels_thumbnail_selects_it() {
     assert_eq!(ed.level().id, "maze");
     assert!(ed.harness.query_by_label("Thumbnail of tiny").is_some(), "every level has one");
 }
+
+/// The skill trace in the Balance panel: each strength on both sides,
+/// weakest first, drawn as a curve with each point's interval; on `tiny`,
+/// a forced win, the strong strengths find it every time.
+#[test]
+fn the_skill_trace_climbs_the_ladder() {
+    let mut ed = editor();
+    play(&mut ed, "tiny");
+    ed.click("Balance");
+    ed.harness.state_mut().command(Command::RunSkillTrace);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while sandbox(&ed).skill_report.is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        ed.harness.step();
+    }
+    let points = sandbox(&ed).skill_report.clone().expect("the trace finished");
+    let names: Vec<&str> = points.iter().map(|p| p.name).collect();
+    assert_eq!(names, ["easy", "medium", "hard", "expert", "deep", "master"]);
+    assert!(points.iter().all(|p| p.report.games == pushcrate::sim::TRACE_GAMES));
+    let master = &points[5].report.first_player_score;
+    assert!(master.rate == 1.0, "master finds the forced win: {master:?}");
+    ed.harness.run();
+    assert!(ed.harness.query_by_label_contains("master: 100% [").is_some());
+}

@@ -63,6 +63,12 @@ pub struct SelfPlayArgs {
     /// Save every stalled game as a game record in this folder.
     #[arg(long)]
     pub save_stalls: Option<PathBuf>,
+    /// Instead of the balance check, the skill trace: the first player's
+    /// score with each strength on both sides, easy, medium, hard, expert,
+    /// deep and master, with `--games` games each (20 unless given). Master
+    /// takes minutes.
+    #[arg(long, conflicts_with_all = ["agents", "save_stalls"])]
+    pub skill_trace: bool,
 }
 
 /// The most games one self-play run plays per level.
@@ -100,6 +106,9 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     };
     if let Some(dir) = &args.save_stalls {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    if args.skill_trace {
+        return skill_trace_command(args, &levels, pack.rules);
     }
     let single = args.agents.map(|agents| [agents]);
     let plan = match &single {
@@ -447,6 +456,99 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
     }
     if stop.load(Ordering::Relaxed) {
         err("interrupted: the search did not finish\n");
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(EXIT_OK)
+}
+
+/// `selfplay --skill-trace`: each level's trace, a line a strength.
+fn skill_trace_command(
+    args: &SelfPlayArgs,
+    levels: &[crate::level::Level],
+    rules: crate::rules::Rules,
+) -> anyhow::Result<u8> {
+    let games = args.games.unwrap_or(sim::TRACE_GAMES).div_ceil(2) * 2;
+    let config = Config {
+        agents: [sim::TRACE[0].1; 2],
+        games,
+        seed: args.seed,
+        max_actions: args.max_actions,
+        threads: args.threads,
+        opening: args.opening,
+        sequential: None,
+    };
+    let stop = super::stop_on_ctrl_c();
+    let mut traces = Vec::new();
+    for level in levels {
+        let start: GameState =
+            level.start_state(rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
+        let bar = super::progress_bar(
+            u64::from(games) * sim::TRACE.len() as u64,
+            "{msg} [{bar:30}] {pos}/{len} games",
+        );
+        let progress = |name: Option<&'static str>| match name {
+            Some(name) => bar.set_message(format!("{} {name}", level.id)),
+            None => bar.inc(1),
+        };
+        let points = sim::skill_trace(&start, &level.id, &config, &progress, &stop);
+        bar.finish_and_clear();
+        traces.push((level.id.clone(), points));
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    let interrupted = stop.load(Ordering::Relaxed);
+    match args.format {
+        OutputFormat::Json => {
+            let levels: Vec<serde_json::Value> = traces
+                .iter()
+                .map(|(id, points)| {
+                    serde_json::json!({
+                        "level": id,
+                        "skill_trace": points.iter().map(|p| serde_json::json!({
+                            "strength": p.name,
+                            "agent": p.report.agents[0],
+                            "games": p.report.games,
+                            "distinct_games": p.report.distinct_games,
+                            "first_player_score": super::report::rate(&p.report.first_player_score),
+                            "interrupted": p.report.interrupted,
+                        })).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            out(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(
+                    &serde_json::json!({ "levels": levels, "interrupted": interrupted })
+                )?
+            ))?;
+        }
+        OutputFormat::Text => {
+            let mut text = String::new();
+            for (id, points) in &traces {
+                text += &format!(
+                    "level `{}`: skill trace, the first player's score with each strength on both sides ({games} games each; the band 40–60% is `=`)\n",
+                    clean(id)
+                );
+                for p in points {
+                    let r = &p.report.first_player_score;
+                    text += &format!(
+                        "  {:<7} {}  {} [{}–{}]{}\n",
+                        p.name,
+                        band_bar(r.low, r.high),
+                        pct(r.rate),
+                        pct(r.low),
+                        pct(r.high),
+                        if p.report.interrupted { " (interrupted)" } else { "" }
+                    );
+                }
+                text += "\n";
+            }
+            out(&text)?;
+        }
+    }
+    if interrupted {
+        err("interrupted: the trace above is partial\n");
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(EXIT_OK)

@@ -374,6 +374,11 @@ pub enum Command {
     /// Play: draw where the last check's games were decided (which
     /// event), or not.
     ShowDecisions(Option<crate::sim::Event>),
+    /// Play: the skill trace, each strength on both sides, in the
+    /// background.
+    RunSkillTrace,
+    /// Play: stop the skill trace, keeping the strengths played.
+    CancelSkillTrace,
 }
 
 impl Command {
@@ -462,6 +467,8 @@ impl Command {
             Command::SetBalanceChoice(_) => "Both sides".into(),
             Command::ShowDecisions(Some(event)) => format!("Show where {} happened", event.describe()),
             Command::ShowDecisions(None) => "Hide where games were decided".into(),
+            Command::RunSkillTrace => "Skill trace".into(),
+            Command::CancelSkillTrace => "Stop the trace".into(),
         }
     }
 
@@ -514,7 +521,9 @@ impl Command {
             | Command::SetBalanceGames(_)
             | Command::SetBalanceFixed(_)
             | Command::SetBalanceChoice(_)
-            | Command::ShowDecisions(_) => Scope::Play,
+            | Command::ShowDecisions(_)
+            | Command::RunSkillTrace
+            | Command::CancelSkillTrace => Scope::Play,
             Command::SetTool(_)
             | Command::SetStage(_)
             | Command::SetMirror(_)

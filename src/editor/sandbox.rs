@@ -168,6 +168,12 @@ pub struct Sandbox {
     /// Where the last check's games were decided, drawn over the board:
     /// which event, or none.
     pub decisions_shown: Option<sim::Event>,
+    /// The skill trace being played in the background.
+    pub skill: Option<Job<Vec<sim::TracePoint>>>,
+    /// The strength the trace is playing.
+    pub skill_stage: Arc<Mutex<&'static str>>,
+    /// The last trace, once finished (or cancelled).
+    pub skill_report: Option<Vec<sim::TracePoint>>,
 }
 
 /// Why a game cannot start or go on.
@@ -229,6 +235,9 @@ impl Sandbox {
             fixes_found: None,
             preview: None,
             decisions_shown: None,
+            skill: None,
+            skill_stage: Arc::new(Mutex::new("")),
+            skill_report: None,
         })
     }
 
@@ -541,6 +550,33 @@ impl Sandbox {
     /// Takes the balance report when the run has finished.
     pub fn poll_balance(&mut self) -> bool {
         take_finished(&mut self.balance, &mut self.balance_report)
+    }
+
+    /// Starts the skill trace ([`sim::skill_trace`]: each strength on both
+    /// sides, weakest first, [`sim::TRACE_GAMES`] games each) in the
+    /// background.
+    pub fn start_skill_trace(&mut self, seed: u64) {
+        let start = self.positions[0];
+        let level = self.level.id.clone();
+        let stage = Arc::clone(&self.skill_stage);
+        let config = Config { seed, ..Config::fixed([sim::TRACE[0].1; 2], sim::TRACE_GAMES) };
+        let total = sim::TRACE_GAMES * sim::TRACE.len() as u32;
+        self.skill = Some(Job::spawn(total, move |progress| {
+            let tick = |name: Option<&'static str>| match name {
+                Some(name) => {
+                    if let Ok(mut stage) = stage.lock() {
+                        *stage = name;
+                    }
+                }
+                None => progress.step(),
+            };
+            sim::skill_trace(&start, &level, &config, &tick, progress.cancel_flag())
+        }));
+    }
+
+    /// Takes the skill trace when it has finished (or was cancelled).
+    pub fn poll_skill_trace(&mut self) -> bool {
+        take_finished(&mut self.skill, &mut self.skill_report)
     }
 }
 

@@ -10,6 +10,7 @@
 mod balance;
 mod decisions;
 mod sequential;
+mod skill;
 mod stats;
 
 use std::sync::Arc;
@@ -23,6 +24,7 @@ pub use balance::{
 };
 pub use decisions::{Decisions, Event};
 pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Sequential};
+pub use skill::{TRACE, TRACE_GAMES, TracePoint, skill_trace};
 pub use stats::{ForcedWin, Leaning, Lengths, Rate, Report, RunVerdict};
 
 use crate::ai::Agent;

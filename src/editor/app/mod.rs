@@ -552,6 +552,12 @@ impl EditorApp {
             Command::SetBalanceGames(games) => self.with_game(|s| s.balance_games = games.clamp(2, 20_000)),
             Command::SetBalanceFixed(on) => self.with_game(|s| s.balance_fixed = on),
             Command::ShowDecisions(event) => self.with_game(|s| s.decisions_shown = event),
+            Command::RunSkillTrace => self.with_game(|s| s.start_skill_trace(1)),
+            Command::CancelSkillTrace => self.with_game(|s| {
+                if let Some(job) = &s.skill {
+                    job.cancel();
+                }
+            }),
             Command::SetBalanceChoice(i) => self.with_game(|s| {
                 s.balance_choice = i.min(super::sandbox::BALANCE_CHOICES.len() - 1);
             }),
@@ -717,6 +723,14 @@ impl EditorApp {
                 Some("Self-play is running: one search at a time.".into())
             }
             Command::CancelFixes if game.fixes.is_none() => Some("No search for fixes is running.".into()),
+            Command::RunSkillTrace if game.skill.is_some() => Some("The skill trace is running.".into()),
+            Command::RunSkillTrace if game.balance.is_some() || game.fixes.is_some() => {
+                Some("Self-play is running: one run at a time.".into())
+            }
+            Command::RunBalance | Command::SuggestFixes if game.skill.is_some() => {
+                Some("The skill trace is running: one run at a time.".into())
+            }
+            Command::CancelSkillTrace if game.skill.is_none() => Some("No skill trace is running.".into()),
             Command::ShowDecisions(Some(_)) if game.balance_report.is_none() => {
                 Some("No balance check has finished on this level yet: Run self-play.".into())
             }

@@ -191,6 +191,7 @@ impl EditorApp {
         }
         sandbox.poll_balance();
         sandbox.poll_fixes();
+        sandbox.poll_skill_trace();
         let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
         // Frames only while something changes: a search or a check to poll,
         // a move being drawn, or the computer's next move in a game it
@@ -202,7 +203,7 @@ impl EditorApp {
         // machines) leaves the cores to the games.
         let wake = if sandbox.thinking.is_some() || animating || sandbox.computer_due() {
             Some(std::time::Duration::from_millis(30))
-        } else if sandbox.balance.is_some() || sandbox.fixes.is_some() {
+        } else if sandbox.balance.is_some() || sandbox.fixes.is_some() || sandbox.skill.is_some() {
             Some(std::time::Duration::from_millis(250))
         } else {
             sandbox.next_computer_move_in()

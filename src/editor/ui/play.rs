@@ -342,6 +342,8 @@ impl View<'_> {
                 balance_runs_ui(ui, check, games);
             }
             ui.separator();
+            self.skill_ui(ui);
+            ui.separator();
             self.fixes_ui(ui);
         });
     }
@@ -400,6 +402,43 @@ impl View<'_> {
                 ui.label(most.to_string());
             });
             ui.label(format!("times: {} (point at a cell to read it)", event.describe()));
+        }
+    }
+
+    /// The skill trace: the first player's score with each strength on
+    /// both sides, weakest first, as a small curve against the band.
+    fn skill_ui(&mut self, ui: &mut Ui) {
+        let app = self.app;
+        ui.label(RichText::new("Skill trace").strong()).on_hover_text(format!(
+            "The first player's score with each strength playing both sides, easy to master, {} games each: does the level reward skill, and does its balance hold as play gets stronger? Master takes minutes.",
+            crate::sim::TRACE_GAMES
+        ));
+        ui.horizontal_wrapped(|ui| {
+            self.command_button(ui, Command::RunSkillTrace);
+            self.command_button(ui, Command::CancelSkillTrace);
+        });
+        let Some(sandbox) = app.sandbox() else { return };
+        if let Some(job) = &sandbox.skill {
+            let (done, total) = job.progress();
+            let stage = sandbox.skill_stage.lock().map(|s| *s).unwrap_or_default();
+            ui.add(
+                egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                    .text(format!("{stage}: {done} / {total} games")),
+            );
+        }
+        let Some(points) = &sandbox.skill_report else { return };
+        skill_plot(ui, points);
+        for p in points {
+            let r = &p.report.first_player_score;
+            ui.label(format!(
+                "{}: {:.0}% [{:.0}–{:.0}%] over {} games{}",
+                p.name,
+                100.0 * r.rate,
+                100.0 * r.low,
+                100.0 * r.high,
+                p.report.games,
+                if p.report.interrupted { " (stopped)" } else { "" }
+            ));
         }
     }
 
@@ -776,6 +815,53 @@ fn even_marks(bounds: (f64, f64), step: f64) -> Vec<egui_plot::GridMark> {
         .take(64)
         .map(|value| egui_plot::GridMark { value, step_size: step })
         .collect()
+}
+
+/// The trace as a curve: each strength's score with its interval, the
+/// 40–60% band drawn behind.
+fn skill_plot(ui: &mut Ui, points: &[crate::sim::TracePoint]) {
+    let names: Vec<&'static str> = points.iter().map(|p| p.name).collect();
+    let line: Vec<[f64; 2]> =
+        points.iter().enumerate().map(|(i, p)| [i as f64, p.report.first_player_score.rate]).collect();
+    let whisker = ui.visuals().strong_text_color();
+    let last = points.len().saturating_sub(1) as f64;
+    Plot::new("skill-trace")
+        .height(130.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .include_y(0.0)
+        .include_y(1.0)
+        .include_x(-0.5)
+        .include_x(last + 0.5)
+        .y_grid_spacer(|input| even_marks(input.bounds, 0.25))
+        .y_axis_formatter(|mark, _| format!("{:.0}%", 100.0 * mark.value))
+        .y_axis_min_width(34.0)
+        .x_grid_spacer(|input| even_marks(input.bounds, 1.0))
+        .x_axis_formatter(move |mark, _| {
+            let i = mark.value.round();
+            if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
+                names.get(i as usize).map_or_else(String::new, |n| (*n).to_owned())
+            } else {
+                String::new()
+            }
+        })
+        .show(ui, |plot| {
+            for edge in [crate::sim::BAND.0, crate::sim::BAND.1] {
+                plot.line(
+                    Line::new("40–60%", vec![[-0.5, edge], [last + 0.5, edge]])
+                        .color(GREEN.gamma_multiply(0.7))
+                        .style(egui_plot::LineStyle::dashed_loose()),
+                );
+            }
+            for (i, p) in points.iter().enumerate() {
+                let r = &p.report.first_player_score;
+                plot.line(
+                    Line::new("95%", vec![[i as f64, r.low], [i as f64, r.high]]).color(whisker).width(2.0),
+                );
+            }
+            plot.line(Line::new("first player", line).color(player_color(Player::One)).width(2.5));
+        });
 }
 
 /// A short name for an event's button.
