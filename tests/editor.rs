@@ -298,7 +298,8 @@ fn clicking_a_finding_highlights_it() {
     ed.click_cell(c("e5"), PointerButton::Primary);
     let findings = ed.harness.state_mut().current_findings();
     assert!(findings.iter().any(|f| f.code == "E015"), "{findings:?}");
-    ed.harness.get_by_label_contains("E015").click();
+    // The finding's line, not the expectations' box `finding:E015`.
+    ed.harness.get_by_label_contains("E015 ").click();
     ed.harness.run();
     let selected = ed.app().selected_finding().expect("a finding is selected");
     let shown = &ed.harness.state_mut().current_findings()[selected];
@@ -313,8 +314,8 @@ fn a_walled_off_route_is_an_error_at_once() {
     ed.drag(&row, PointerButton::Primary);
     assert!(ed.harness.query_by_label_contains("cannot be played").is_some());
     // One wall row is one problem: not E024 and A001 for each route.
-    assert_eq!(ed.harness.query_all_by_label_contains("E024").count(), 1, "one line for the cut");
-    assert_eq!(ed.harness.query_all_by_label_contains("A001").count(), 0, "the analysis adds no duplicate");
+    assert_eq!(ed.harness.query_all_by_label_contains("E024 ").count(), 1, "one line for the cut");
+    assert_eq!(ed.harness.query_all_by_label_contains("A001 ").count(), 0, "the analysis adds no duplicate");
     let findings = ed.harness.state_mut().current_findings();
     assert_eq!(findings.len(), 1, "{findings:?}");
     let cut = &findings[0];
@@ -322,7 +323,7 @@ fn a_walled_off_route_is_an_error_at_once() {
     // The board shows the cut itself: the wall row, beside the region.
     assert_eq!(cut.cut, row.iter().copied().collect::<pushcrate::rules::Bitboard>());
     assert!(cut.cells.iter().all(|c| c.rank() < 2), "the shut-in side: {:?}", cut.cells);
-    ed.click_label_contains("E024");
+    ed.click_label_contains("E024 ");
     assert_eq!(ed.app().selected_finding(), Some(0));
 }
 
@@ -1522,7 +1523,9 @@ fn walls_around_the_flag_are_one_finding_naming_them() {
 /// The level list's status marks have a legend under the list.
 #[test]
 fn the_status_marks_have_a_legend() {
-    let ed = editor();
+    let mut ed = editor();
+    // A new pack's level states no expectation, so no box reads `valid`.
+    ed.key(Modifiers::COMMAND, Key::N);
     for meaning in ["valid", "warnings", "errors"] {
         assert!(ed.harness.query_by_label(meaning).is_some(), "no legend entry `{meaning}`");
     }
@@ -1710,4 +1713,28 @@ fn the_skill_trace_climbs_the_ladder() {
     assert!(master.rate == 1.0, "master finds the forced win: {master:?}");
     ed.harness.run();
     assert!(ed.harness.query_by_label_contains("master: 100% [").is_some());
+}
+
+/// A level's expectations in the inspector: each form a box, each chosen
+/// one marked as holding or failing now; choosing one is an undo step.
+#[test]
+fn expectations_are_set_and_checked_in_the_inspector() {
+    let mut ed = editor();
+    ed.select_level("tiny");
+    // Folded, the header says how the level stands.
+    ed.click("Expectations (2): 2 hold, 0 fail");
+    assert_eq!(ed.harness.query_all_by_label("holds").count(), 2, "valid and decided:1 hold");
+    ed.click("unwinnable");
+    let unwinnable: pushcrate::level::Expectation = "unwinnable".parse().unwrap();
+    assert!(ed.level().expect.contains(&unwinnable));
+    assert!(ed.harness.query_by_label("fails").is_some(), "tiny can be won");
+    assert!(ed.harness.query_by_label("Expectations (3): 2 hold, 1 fail").is_some());
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert!(!ed.level().expect.contains(&unwinnable), "one undo step");
+    // A balance expectation waits for the balance check.
+    ed.click("balanced");
+    assert!(ed.harness.query_by_label("run the balance check").is_some());
+    assert!(
+        ed.harness.query_by_label("Expectations (3): 2 hold, 0 fail, 1 wait for the balance check").is_some()
+    );
 }

@@ -4,6 +4,7 @@
 //! *Architecture Invariant*: only this module names petgraph, and only
 //! [`MazeGraph`] holds a petgraph graph; everything else speaks in cells.
 
+mod expect;
 mod fence;
 mod finding;
 mod graph;
@@ -15,6 +16,7 @@ mod symmetry;
 
 use std::sync::atomic::AtomicBool;
 
+pub use expect::{Met, meets};
 pub use fence::{Fence, fence_line, fences, stall_line};
 pub use finding::{Finding, FindingCode, Severity, Witness};
 pub use graph::MazeGraph;

@@ -294,52 +294,22 @@ fn verify_pack(
     balance: bool,
     stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> Vec<Outcome> {
-    use crate::level::Expectation;
     let mut outcomes = Vec::new();
     for (index, level) in pack.levels.iter().enumerate() {
         let Some(analysis) = report.levels.iter().find(|r| r.level == level.id) else { continue };
-        // The level's codes: the format's problems of this level (read
-        // from the file) and the analysis's findings.
-        let mut codes: Vec<(String, Severity, String)> = problems
-            .iter()
-            .filter(|p| pack.levels.get(index).is_some() && p.field.level() == Some(index))
-            .map(|p| (p.code.as_str().to_owned(), p.severity(), p.message.clone()))
-            .collect();
-        codes.extend(
-            analysis.findings.iter().map(|f| (f.code.as_str().to_owned(), f.severity, f.message.clone())),
-        );
-        let first = |severity: Severity| codes.iter().find(|(_, s, _)| *s == severity);
+        let mine: Vec<crate::level::Problem> =
+            problems.iter().filter(|p| p.field.level() == Some(index)).cloned().collect();
         let start = level.start_state(pack.rules).ok();
         let mut check: Option<crate::sim::BalanceCheck> = None;
         for expectation in &level.expect {
-            let (result, why) = match expectation {
-                Expectation::Valid => match first(Severity::Error) {
-                    None => (Verified::Holds, "no error".to_owned()),
-                    Some((code, _, message)) => (Verified::Fails, format!("error[{code}]: {message}")),
-                },
-                Expectation::NoWarnings => {
-                    match first(Severity::Error).or_else(|| first(Severity::Warning)) {
-                        None => (Verified::Holds, "no error or warning".to_owned()),
-                        Some((code, severity, message)) => {
-                            (Verified::Fails, format!("{}[{code}]: {message}", label(*severity)))
-                        }
-                    }
-                }
-                Expectation::Finding(code) => match codes.iter().find(|(c, _, _)| c == code) {
-                    Some((_, _, message)) => (Verified::Holds, format!("{code}: {message}")),
-                    None => (Verified::Fails, format!("no {code} among the level's problems and findings")),
-                },
-                Expectation::Unwinnable => match codes.iter().find(|(c, _, _)| c == "A000" || c == "A001") {
-                    Some((code, _, message)) => (Verified::Holds, format!("{code}: {message}")),
-                    None => {
-                        (Verified::Fails, "the analysis finds every route open (no A000 or A001)".to_owned())
-                    }
-                },
-                Expectation::Decided(player) => match &start {
-                    None => (Verified::Fails, "the level cannot be played".to_owned()),
-                    Some(start) => match crate::sim::settle(start, stop) {
-                        Some(win) if win.player == *player => (
-                            Verified::Holds,
+            let (result, why) = match crate::analysis::meets(expectation, level, &mine, analysis) {
+                Some(met) => (if met.holds { Verified::Holds } else { Verified::Fails }, met.why),
+                // With `--budget 0` the analysis ran no solver: ask it here.
+                None if matches!(expectation, crate::level::Expectation::Decided(_)) => {
+                    let forced = start.as_ref().and_then(|s| crate::sim::settle(s, stop));
+                    match (expectation, forced) {
+                        (crate::level::Expectation::Decided(p), Some(win)) => (
+                            if win.player == *p { Verified::Holds } else { Verified::Fails },
                             format!(
                                 "{} forces a win in {} actions: {}",
                                 win.player,
@@ -347,30 +317,21 @@ fn verify_pack(
                                 format_actions(&win.line)
                             ),
                         ),
-                        Some(win) => (
-                            Verified::Fails,
-                            format!("the solver proves {}'s forced win instead", win.player),
-                        ),
-                        None => (
-                            Verified::Fails,
-                            format!(
-                                "the solver proves no forced win for {} within {} actions and {} positions",
-                                start.turn(),
-                                crate::sim::SETTLE_DEPTH,
-                                crate::sim::SETTLE_BUDGET
-                            ),
-                        ),
-                    },
-                },
-                Expectation::Balanced | Expectation::Unbalanced(_) if !balance => (
+                        _ => (Verified::Fails, "the solver proves no forced win from the start".to_owned()),
+                    }
+                }
+                None if !balance => (
                     Verified::Unchecked,
                     "`--balance` runs the default balance check (minutes a level)".to_owned(),
                 ),
-                Expectation::Balanced | Expectation::Unbalanced(_) => match &start {
+                None => match &start {
                     None => (Verified::Fails, "the level cannot be played".to_owned()),
                     Some(start) => {
                         let check = check.get_or_insert_with(|| default_check(start, &level.id, stop));
-                        balance_outcome(expectation, check)
+                        match check.meets(expectation) {
+                            Some(met) => (if met.holds { Verified::Holds } else { Verified::Fails }, met.why),
+                            None => (Verified::Unchecked, format!("cut short: {}", check.summary())),
+                        }
                     }
                 },
             };
@@ -398,26 +359,6 @@ fn default_check(
     let (check, _) = crate::sim::check_balance(start, level, plan, &config, &|_| {}, stop);
     bar.finish_and_clear();
     check
-}
-
-fn balance_outcome(
-    expectation: &crate::level::Expectation,
-    check: &crate::sim::BalanceCheck,
-) -> (Verified, String) {
-    use crate::level::Expectation;
-    use crate::sim::BalanceVerdict;
-    let summary = check.summary();
-    if check.interrupted {
-        return (Verified::Unchecked, format!("cut short: {summary}"));
-    }
-    let forced = check.forced_win.as_ref().map(|w| w.player);
-    let holds = match (expectation, check.verdict) {
-        (Expectation::Balanced, BalanceVerdict::Balanced) => true,
-        (Expectation::Unbalanced(p), BalanceVerdict::Unbalanced) => check.favoured == Some(*p),
-        (Expectation::Unbalanced(p), _) => forced == Some(*p),
-        _ => false,
-    };
-    (if holds { Verified::Holds } else { Verified::Fails }, summary)
 }
 
 fn verify_text(name: &str, outcomes: &[Outcome]) -> String {

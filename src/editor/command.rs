@@ -179,6 +179,8 @@ pub enum FormField {
     First(Player),
     /// A player's goal set back to its start square's rank.
     DefaultGoals(Player),
+    /// The current level's expectations (format version 2).
+    Expectations(Vec<crate::level::Expectation>),
 }
 
 impl FormField {
@@ -195,7 +197,11 @@ impl FormField {
             FormField::LevelAuthor(_) => "level.author",
             FormField::LevelTags(_) => "level.tags",
             FormField::LevelNotes(_) => "level.notes",
-            FormField::Rule(..) | FormField::Jump(_) | FormField::First(_) | FormField::DefaultGoals(_) => {
+            FormField::Rule(..)
+            | FormField::Jump(_)
+            | FormField::First(_)
+            | FormField::DefaultGoals(_)
+            | FormField::Expectations(_) => {
                 return None;
             }
         })

@@ -336,6 +336,28 @@ impl BalanceCheck {
         why
     }
 
+    /// Whether the check meets `expectation`: `balanced` when its verdict
+    /// is balanced, `unbalanced:N` when it finds player N ahead or the
+    /// solver proves player N's forced win; `None` for an expectation the
+    /// analysis answers, or when the check was cut short.
+    #[must_use]
+    pub fn meets(&self, expectation: &crate::level::Expectation) -> Option<crate::analysis::Met> {
+        use crate::level::Expectation;
+        if self.interrupted {
+            return None;
+        }
+        let forced = self.forced_win.as_ref().map(|w| w.player);
+        let holds = match expectation {
+            Expectation::Balanced => self.verdict == BalanceVerdict::Balanced,
+            Expectation::Unbalanced(p) => {
+                (self.verdict == BalanceVerdict::Unbalanced && self.favoured == Some(*p))
+                    || forced == Some(*p)
+            }
+            _ => return None,
+        };
+        Some(crate::analysis::Met { holds, why: self.summary() })
+    }
+
     /// What the undecided games come from, for reports; `None` when few
     /// games were undecided.
     #[must_use]

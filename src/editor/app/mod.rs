@@ -62,6 +62,9 @@ pub struct EditorApp {
     /// The board's overlays per level content, beside `cache`.
     overlays: RefCell<HashMap<u64, Arc<Overlays>>>,
     problems: RefCell<(u64, Arc<Vec<Problem>>)>,
+    /// The solver's forced win from the start per level content (asked
+    /// only of levels that expect one).
+    solved: RefCell<HashMap<u64, Option<crate::sim::ForcedWin>>>,
     pending: Vec<Command>,
     /// When the recovery file was last written, on the UI's clock (seconds).
     last_autosave: f64,
@@ -117,6 +120,7 @@ impl EditorApp {
             cache: RefCell::new(HashMap::new()),
             overlays: RefCell::new(HashMap::new()),
             problems: RefCell::new((u64::MAX, Arc::new(Vec::new()))),
+            solved: RefCell::new(HashMap::new()),
             pending: Vec::new(),
             last_autosave: f64::NEG_INFINITY,
             autosaved: None,
@@ -234,6 +238,23 @@ impl EditorApp {
     #[must_use]
     pub fn cached_overlays(&self, level: &Level) -> Option<Arc<Overlays>> {
         self.overlays.borrow().get(&level_key(level, &self.doc.pack.rules)).cloned()
+    }
+
+    /// The forced win the solver proves from the start of `level` (the
+    /// balance check's first step), computed once per content.
+    pub fn forced_win(&self, level: &Level) -> Option<crate::sim::ForcedWin> {
+        let key = level_key(level, &self.doc.pack.rules);
+        let mut solved = self.solved.borrow_mut();
+        if solved.len() > 2_000 {
+            solved.clear();
+        }
+        solved
+            .entry(key)
+            .or_insert_with(|| {
+                let start = level.start_state(self.doc.pack.rules).ok()?;
+                crate::sim::settle(&start, &std::sync::atomic::AtomicBool::new(false))
+            })
+            .clone()
     }
 
     /// The validation problems of the pack, computed once per edit.
@@ -673,7 +694,8 @@ impl EditorApp {
                 | FormField::LevelTags(_)
                 | FormField::LevelNotes(_)
                 | FormField::First(_)
-                | FormField::DefaultGoals(_),
+                | FormField::DefaultGoals(_)
+                | FormField::Expectations(_),
             ) if self.doc.level().is_none() => Some("The pack has no level: add one."),
             _ => None,
         };
@@ -797,6 +819,7 @@ impl EditorApp {
                 }),
                 FormField::Jump(jump) => self.doc.edit(|pack, _| pack.rules.jump = jump),
                 FormField::First(p) => self.doc.edit(|pack, i| pack.levels[*i].first = p),
+                FormField::Expectations(expect) => self.doc.edit(|pack, i| pack.levels[*i].expect = expect),
                 FormField::DefaultGoals(p) => {
                     self.doc.apply(crate::level::edit::EditOp::DefaultGoals(p), Mirror::Off);
                 }
@@ -817,7 +840,11 @@ impl EditorApp {
                     tags.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
             }
             FormField::LevelNotes(notes) => pack.levels[i].notes = text(notes),
-            FormField::Rule(..) | FormField::Jump(_) | FormField::First(_) | FormField::DefaultGoals(_) => {}
+            FormField::Rule(..)
+            | FormField::Jump(_)
+            | FormField::First(_)
+            | FormField::DefaultGoals(_)
+            | FormField::Expectations(_) => {}
         });
     }
 

@@ -26,7 +26,131 @@ impl View<'_> {
             ui.separator();
         }
         board_key_ui(ui, app.prefs().show_sole_path, app.prefs().show_routes);
+        self.expectations_ui(ui);
+        ui.separator();
         self.findings_ui(ui);
+    }
+
+    /// The level's expectations (level tests, format version 2): a box for
+    /// each form, and beside each one chosen whether it holds now — the
+    /// analysis's answer at once, the balance check's once it has run on
+    /// this layout in play mode.
+    fn expectations_ui(&mut self, ui: &mut Ui) {
+        use crate::level::Expectation;
+        let app = self.app;
+        let Some(level) = app.doc().level() else { return };
+        let index = app.doc().current;
+        let report = app.report(level);
+        let problems: Vec<crate::level::Problem> =
+            app.pack_problems().iter().filter(|p| p.field.level() == Some(index)).cloned().collect();
+        // The balance check, where one ran on exactly this layout.
+        let check = app
+            .sandbox()
+            .filter(|s| s.level == *level)
+            .and_then(|s| s.balance_report.as_ref())
+            .map(|(check, _)| check);
+        let met = |form: &Expectation| {
+            crate::analysis::meets(form, level, &problems, &report)
+                .or_else(|| match form {
+                    Expectation::Decided(player) => Some(match app.forced_win(level) {
+                        Some(win) => crate::analysis::Met {
+                            holds: win.player == *player,
+                            why: format!(
+                                "{} forces a win in {} actions: {}",
+                                win.player,
+                                win.line.len(),
+                                crate::rules::format_actions(&win.line)
+                            ),
+                        },
+                        None => crate::analysis::Met {
+                            holds: false,
+                            why: "the solver proves no forced win from the start".to_owned(),
+                        },
+                    }),
+                    _ => None,
+                })
+                .or_else(|| check.and_then(|c| c.meets(form)))
+        };
+        let results: Vec<Option<crate::analysis::Met>> = level.expect.iter().map(&met).collect();
+        let fails = results.iter().flatten().filter(|m| !m.holds).count();
+        let holds = results.iter().flatten().filter(|m| m.holds).count();
+        let waiting = results.iter().filter(|m| m.is_none()).count();
+        let mut header = format!("Expectations ({})", level.expect.len());
+        if !level.expect.is_empty() {
+            header.push_str(&format!(": {holds} hold, {fails} fail"));
+            if waiting > 0 {
+                header.push_str(&format!(", {waiting} wait for the balance check"));
+            }
+        }
+        let header = if fails > 0 {
+            RichText::new(header).color(super::severity_color(Severity::Error))
+        } else {
+            RichText::new(header)
+        };
+        egui::CollapsingHeader::new(header).id_salt("expectations").default_open(false).show(ui, |ui| {
+            ui.label(
+                RichText::new("What the level is meant to be; `pushcrate analyze --verify` fails when one does not hold.")
+                    .small(),
+            );
+            let mut forms = vec![
+                Expectation::Valid,
+                Expectation::NoWarnings,
+                Expectation::Balanced,
+                Expectation::Unbalanced(Player::One),
+                Expectation::Unbalanced(Player::Two),
+                Expectation::Decided(Player::One),
+                Expectation::Decided(Player::Two),
+                Expectation::Unwinnable,
+            ];
+            // The codes the level has now, and those it is expected to.
+            let mut codes: Vec<String> = problems
+                .iter()
+                .map(|p| p.code.as_str().to_owned())
+                .chain(report.findings.iter().map(|f| f.code.as_str().to_owned()))
+                .collect();
+            codes.extend(level.expect.iter().filter_map(|e| match e {
+                Expectation::Finding(code) => Some(code.clone()),
+                _ => None,
+            }));
+            codes.sort();
+            codes.dedup();
+            forms.extend(codes.into_iter().map(Expectation::Finding));
+            let mut changed = None;
+            for form in forms {
+                let chosen = level.expect.iter().position(|e| *e == form);
+                ui.horizontal_wrapped(|ui| {
+                    let mut on = chosen.is_some();
+                    if ui.checkbox(&mut on, form.to_string()).changed() {
+                        let mut expect = level.expect.clone();
+                        if on {
+                            expect.push(form.clone());
+                        } else {
+                            expect.retain(|e| *e != form);
+                        }
+                        changed = Some(expect);
+                    }
+                    let Some(i) = chosen else { return };
+                    match &results[i] {
+                        Some(met) => {
+                            let (mark, color) = if met.holds {
+                                ("holds", Color32::from_rgb(40, 150, 60))
+                            } else {
+                                ("fails", super::severity_color(Severity::Error))
+                            };
+                            ui.label(RichText::new(mark).strong().color(color)).on_hover_text(met.why.clone());
+                        }
+                        None => {
+                            ui.label(RichText::new("run the balance check").weak()).on_hover_text(
+                                "Play (F5) ▸ Balance ▸ Run self-play on this layout, or `pushcrate analyze --verify --balance`",
+                            );
+                        }
+                    }
+                });
+            }
+            if let Some(expect) = changed {
+                self.command(Command::SetField(FormField::Expectations(expect)));
+            }
+        });
     }
 
     /// The heat map's legend: the colours from the flag to the farthest
