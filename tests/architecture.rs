@@ -231,8 +231,12 @@ fn every_module_imports_exactly_what_the_layer_table_lists() {
         let unused: Vec<_> = allowed.difference(&used).collect();
         assert!(unused.is_empty(), "the row of `{module}` lists {unused:?}, which no file of it imports");
     }
-    // The table has no cycle: repeatedly take out a module that imports
-    // nothing left.
+    assert_no_cycle(&table, "the layer table");
+}
+
+/// Fails when the import graph `table` has a cycle: repeatedly take out a
+/// node that imports nothing left.
+fn assert_no_cycle(table: &BTreeMap<String, BTreeSet<String>>, what: &str) {
     let mut left = table.clone();
     while !left.is_empty() {
         let free: Vec<String> = left
@@ -240,9 +244,9 @@ fn every_module_imports_exactly_what_the_layer_table_lists() {
             .filter(|(_, deps)| deps.iter().all(|d| !left.contains_key(d)))
             .map(|(m, _)| m.clone())
             .collect();
-        assert!(!free.is_empty(), "the layer table has a cycle among {:?}", left.keys().collect::<Vec<_>>());
-        for module in free {
-            left.remove(&module);
+        assert!(!free.is_empty(), "{what} has a cycle among {:?}", left.keys().collect::<Vec<_>>());
+        for node in free {
+            left.remove(&node);
         }
     }
 }
@@ -337,22 +341,7 @@ fn each_editor_file_imports_what_its_row_lists_and_the_editor_has_no_cycle() {
             table[unit]
         );
     }
-    let mut left = table.clone();
-    while !left.is_empty() {
-        let free: Vec<String> = left
-            .iter()
-            .filter(|(_, deps)| deps.iter().all(|d| !left.contains_key(d)))
-            .map(|(m, _)| m.clone())
-            .collect();
-        assert!(
-            !free.is_empty(),
-            "the editor's imports have a cycle among {:?}",
-            left.keys().collect::<Vec<_>>()
-        );
-        for unit in free {
-            left.remove(&unit);
-        }
-    }
+    assert_no_cycle(&table, "the editor's import graph");
 }
 
 /// The one door: a view cannot change the editor's state. `EditorApp`'s

@@ -447,11 +447,19 @@ pub fn pack_schema() -> serde_json::Value {
         // (E003, as the reader says).
         object.insert(
             "if".into(),
-            serde_json::json!({ "properties": { "format": { "const": 1 } }, "required": ["format"] }),
+            serde_json::json!({ "type": "object", "properties": { "format": { "const": 1 } }, "required": ["format"] }),
         );
         object.insert(
             "then".into(),
-            serde_json::json!({ "properties": { "level": { "items": { "not": { "required": ["expect"] } } } } }),
+            serde_json::json!({
+                "type": "object",
+                "properties": {
+                    "level": {
+                        "type": "array",
+                        "items": { "type": "object", "not": { "type": "object", "properties": { "expect": true }, "required": ["expect"] } }
+                    }
+                }
+            }),
         );
     }
     schema
