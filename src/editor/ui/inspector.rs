@@ -79,7 +79,7 @@ impl View<'_> {
         if !level.expect.is_empty() {
             header.push_str(&format!(": {holds} hold, {fails} fail"));
             if waiting > 0 {
-                header.push_str(&format!(", {waiting} wait for the balance check"));
+                header.push_str(&format!(", {waiting} unchecked"));
             }
         }
         let header = if fails > 0 {
@@ -87,7 +87,7 @@ impl View<'_> {
         } else {
             RichText::new(header)
         };
-        egui::CollapsingHeader::new(header).id_salt("expectations").default_open(false).show(ui, |ui| {
+        let section = egui::CollapsingHeader::new(header).id_salt("expectations").default_open(false).show(ui, |ui| {
             ui.label(
                 RichText::new("What the level is meant to be; `pushcrate analyze --verify` fails when one does not hold.")
                     .small(),
@@ -151,6 +151,9 @@ impl View<'_> {
                 self.command(Command::SetField(FormField::Expectations(expect)));
             }
         });
+        section.header_response.on_hover_text(
+            "Unchecked: an expectation only the balance check answers (Play (F5) ▸ Balance, on this layout)",
+        );
     }
 
     /// The heat map's legend: the colours from the flag to the farthest
