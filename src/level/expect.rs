@@ -43,9 +43,18 @@ impl Expectation {
 
 /// Why an expectation could not be read.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("`{text}` is not an expectation; the forms are {}", Expectation::FORMS)]
+#[error("`{}` is not an expectation; the forms are {}", shown(text), Expectation::FORMS)]
 pub struct ParseExpectationError {
     text: String,
+}
+
+/// The text as a message quotes it: at most 40 characters, escaped.
+fn shown(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect::<String>().escape_debug().to_string();
+    if text.chars().count() > 40 {
+        out.push('…');
+    }
+    out
 }
 
 fn player(text: &str) -> Option<Player> {
