@@ -302,24 +302,15 @@ fn verify_pack(
         let start = level.start_state(pack.rules).ok();
         let mut check: Option<crate::sim::BalanceCheck> = None;
         for expectation in &level.expect {
-            let (result, why) = match crate::analysis::meets(expectation, level, &mine, analysis) {
-                Some(met) => (if met.holds { Verified::Holds } else { Verified::Fails }, met.why),
-                // With `--budget 0` the analysis ran no solver: ask it here.
-                None if matches!(expectation, crate::level::Expectation::Decided(_)) => {
-                    let forced = start.as_ref().and_then(|s| crate::sim::settle(s, stop));
-                    match (expectation, forced) {
-                        (crate::level::Expectation::Decided(p), Some(win)) => (
-                            if win.player == *p { Verified::Holds } else { Verified::Fails },
-                            format!(
-                                "{} forces a win in {} actions: {}",
-                                win.player,
-                                win.line.len(),
-                                format_actions(&win.line)
-                            ),
-                        ),
-                        _ => (Verified::Fails, "the solver proves no forced win from the start".to_owned()),
-                    }
-                }
+            // With `--budget 0` the analysis ran no solver: `decided:N`
+            // asks it here.
+            let met = crate::analysis::meets(expectation, level, &mine, analysis).or_else(|| {
+                matches!(expectation, crate::level::Expectation::Decided(_))
+                    .then(|| start.as_ref().and_then(|s| crate::sim::settle(s, stop)))
+                    .and_then(|forced| crate::sim::meets_decided(expectation, forced.as_ref()))
+            });
+            let (result, why) = match met {
+                Some(met) => verified(met),
                 None if !balance => (
                     Verified::Unchecked,
                     "`--balance` runs the default balance check (minutes a level)".to_owned(),
@@ -329,7 +320,7 @@ fn verify_pack(
                     Some(start) => {
                         let check = check.get_or_insert_with(|| default_check(start, &level.id, stop));
                         match check.meets(expectation) {
-                            Some(met) => (if met.holds { Verified::Holds } else { Verified::Fails }, met.why),
+                            Some(met) => verified(met),
                             None => (Verified::Unchecked, format!("cut short: {}", check.summary())),
                         }
                     }
@@ -339,6 +330,11 @@ fn verify_pack(
         }
     }
     outcomes
+}
+
+/// An answer as the report gives it.
+fn verified(met: crate::analysis::Met) -> (Verified, String) {
+    (if met.holds { Verified::Holds } else { Verified::Fails }, met.why)
 }
 
 /// The default balance check of `selfplay` (expert and deep, sequential,

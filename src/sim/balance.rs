@@ -587,6 +587,34 @@ pub fn check_balance(
     (check, games)
 }
 
+/// Whether the solver's answer from the start, `forced` (its proof, or none
+/// within its budget), meets `expectation` when that is `decided:N`; `None`
+/// for any other expectation. The one reading of `decided:N` where the
+/// analysis ran no search of its own: `analyze --verify --budget 0` and the
+/// editor ask the solver themselves.
+#[must_use]
+pub fn meets_decided(
+    expectation: &crate::level::Expectation,
+    forced: Option<&ForcedWin>,
+) -> Option<crate::analysis::Met> {
+    let crate::level::Expectation::Decided(player) = expectation else { return None };
+    Some(match forced {
+        Some(win) => crate::analysis::Met {
+            holds: win.player == *player,
+            why: format!(
+                "{} forces a win in {} actions: {}",
+                win.player,
+                win.line.len(),
+                crate::rules::format_actions(&win.line)
+            ),
+        },
+        None => crate::analysis::Met {
+            holds: false,
+            why: "the solver proves no forced win from the start".to_owned(),
+        },
+    })
+}
+
 /// A forced win of the first player the solver proves from `start` within
 /// [`SETTLE_DEPTH`] actions and [`SETTLE_BUDGET`] positions; setting
 /// `cancel` ends the search with no proof.

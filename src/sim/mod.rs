@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 pub use balance::{
     BalanceCheck, BalanceVerdict, Plan, REFEREE, STALL_FINDINGS, STRONG, STRONG_PAIRINGS, Tick,
-    check_balance, settle,
+    check_balance, meets_decided, settle,
 };
 pub use decisions::{Decisions, Event};
 pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Sequential};

@@ -51,23 +51,11 @@ impl View<'_> {
             .map(|(check, _)| check);
         let met = |form: &Expectation| {
             crate::analysis::meets(form, level, &problems, &report)
-                .or_else(|| match form {
-                    Expectation::Decided(player) => Some(match app.forced_win(level) {
-                        Some(win) => crate::analysis::Met {
-                            holds: win.player == *player,
-                            why: format!(
-                                "{} forces a win in {} actions: {}",
-                                win.player,
-                                win.line.len(),
-                                crate::rules::format_actions(&win.line)
-                            ),
-                        },
-                        None => crate::analysis::Met {
-                            holds: false,
-                            why: "the solver proves no forced win from the start".to_owned(),
-                        },
-                    }),
-                    _ => None,
+                // The solver only for `decided:N`, once per layout.
+                .or_else(|| {
+                    matches!(form, Expectation::Decided(_))
+                        .then(|| app.forced_win(level))
+                        .and_then(|forced| crate::sim::meets_decided(form, forced.as_ref()))
                 })
                 .or_else(|| check.and_then(|c| c.meets(form)))
         };
