@@ -10,7 +10,7 @@ use divan::{Bencher, black_box};
 use egui::{CentralPanel, Panel, RawInput, Rect, pos2, vec2};
 use pushcrate::editor::command::{Command, Overlay};
 use pushcrate::editor::storage::{AppPaths, FileDialogs};
-use pushcrate::editor::{Editor, EditorApp};
+use pushcrate::editor::{Bundled, Editor, EditorApp};
 
 fn main() {
     divan::main();
@@ -48,6 +48,9 @@ fn editor(level: &str, dir: &std::path::Path) -> (egui::Context, Editor) {
         if !app.overlay(overlay) {
             app.command(Command::ToggleOverlay(overlay));
         }
+    }
+    if app.doc().pack.level_index(level).is_none() {
+        app.command(Command::OpenBundled(Bundled::Flawed));
     }
     let index = app.doc().pack.level_index(level).unwrap();
     app.command(Command::SelectLevel(index));

@@ -18,8 +18,9 @@ fn main() {
 
 const LEVELS: &[&str] = &["open", "maze", "serpent", "arena"];
 
+/// The start of a level of either bundled pack.
 fn start(id: &str) -> GameState {
-    let pack = Pack::bundled();
+    let pack = [Pack::bundled(), Pack::bundled_flawed()].into_iter().find(|p| p.level(id).is_some()).unwrap();
     pack.level(id).unwrap().start_state(pack.rules).unwrap()
 }
 
@@ -87,7 +88,7 @@ fn random_playouts_100(bencher: Bencher, id: &str) {
 /// Static analysis of one level: every check but the bounded search.
 #[divan::bench(args = ["open", "maze", "crates", "arena"])]
 fn analyze_level_static(bencher: Bencher, id: &str) {
-    let pack = Pack::bundled();
+    let pack = [Pack::bundled(), Pack::bundled_flawed()].into_iter().find(|p| p.level(id).is_some()).unwrap();
     let level = pack.level(id).unwrap().clone();
     let options = pushcrate::analysis::AnalysisOptions::default();
     bencher.bench(|| pushcrate::analysis::analyze_level(black_box(&level), pack.rules, &options));
@@ -181,7 +182,7 @@ fn balance_run_2400_greedy(bencher: Bencher, id: &str) {
 }
 
 fn tiny_one_placement() -> GameState {
-    let pack = Pack::bundled();
+    let pack = Pack::bundled_flawed();
     let rules = pushcrate::rules::Rules { crate_placements: 1, ..pushcrate::rules::Rules::default() };
     pack.level("tiny").unwrap().start_state(rules).unwrap()
 }

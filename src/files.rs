@@ -31,10 +31,23 @@ use thiserror::Error;
 
 use crate::level::format::{Parsed, parse_pack};
 use crate::level::parse_pack_json;
-use crate::level::{Code, DEFAULT_PACK_TOML, Field, MAX_FILE_BYTES, Problem};
+use crate::level::{Code, DEFAULT_PACK_TOML, FLAWED_PACK_TOML, Field, MAX_FILE_BYTES, Problem};
 
 /// The name that stands for the pack built into the binary.
 pub const BUNDLED: &str = "@default";
+/// The name that stands for the pack of flawed levels built into the binary.
+pub const BUNDLED_FLAWED: &str = "@flawed";
+
+/// The text and shown name of a bundled pack's name (`@default`,
+/// `@flawed`), or `None` for a path.
+#[must_use]
+pub fn bundled_text(path: &Path) -> Option<(&'static str, &'static str)> {
+    match path.to_str()? {
+        BUNDLED => Some((DEFAULT_PACK_TOML, "mazes/default.toml (bundled)")),
+        BUNDLED_FLAWED => Some((FLAWED_PACK_TOML, "mazes/flawed.toml (bundled)")),
+        _ => None,
+    }
+}
 
 /// Symbolic links followed before a chain counts as a loop (as Linux does).
 const MAX_LINKS: usize = 40;
@@ -187,17 +200,18 @@ pub fn is_json(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
-/// Reads a pack file, or the bundled pack for [`BUNDLED`]. `Err` only when
+/// Reads a pack file, or a bundled pack for [`BUNDLED`] or
+/// [`BUNDLED_FLAWED`]. `Err` only when
 /// the file cannot be read at all; anything wrong with its content is a
 /// problem of the returned pack. A `.json` file is read as a JSON pack.
 ///
 /// # Errors
 /// [`FileError::Read`] or [`FileError::Directory`].
 pub fn read_pack(path: &Path) -> Result<PackFile, FileError> {
-    if path.as_os_str() == BUNDLED {
-        let text = DEFAULT_PACK_TOML.to_owned();
+    if let Some((text, name)) = bundled_text(path) {
+        let text = text.to_owned();
         let parsed = parse_pack(&text);
-        return Ok(PackFile { name: "mazes/default.toml (bundled)".to_owned(), text, parsed });
+        return Ok(PackFile { name: name.to_owned(), text, parsed });
     }
     let name = shown(path);
     let bytes = match read_capped(path, MAX_FILE_BYTES)? {

@@ -11,8 +11,9 @@ use pushcrate::sim::{self, BalanceCheck, BalanceVerdict, Config, GameResult, Rep
 
 use crate::support::{play, random_level};
 
+/// The start of a level of either bundled pack.
 fn bundled(id: &str) -> GameState {
-    let pack = Pack::bundled();
+    let pack = [Pack::bundled(), Pack::bundled_flawed()].into_iter().find(|p| p.level(id).is_some()).unwrap();
     pack.level(id).unwrap().start_state(pack.rules).unwrap()
 }
 
@@ -61,7 +62,7 @@ fn minimax_with_repetition(
 /// so that positions repeat and pickups and steals happen.
 fn small_positions(count: usize) -> Vec<(GameState, Vec<u64>)> {
     use rand::{Rng, SeedableRng};
-    let pack = Pack::bundled();
+    let pack = Pack::bundled_flawed();
     let tight = Rules { crate_placements: 2, ..Rules::default() };
     let starts = [
         pack.level("tiny").unwrap().start_state(tight).unwrap(),
@@ -310,7 +311,7 @@ fn stalled_games_are_recorded_and_open_at_their_last_action() {
     let results = sim::run(&start, &cfg, &|| {}, &stop);
     let stalled: Vec<_> = results.iter().filter(|r| r.stalled()).collect();
     assert!(!stalled.is_empty(), "random play stalls on a maze within 20 actions");
-    let pack = Pack::bundled();
+    let pack = Pack::bundled_flawed();
     let maze = pack.level("maze").unwrap();
     for result in stalled {
         let text = sim::record(maze, pack.rules, result).to_string();

@@ -82,10 +82,11 @@ fn a010_unfair_race() {
 /// forced win is found and nothing is said.
 #[test]
 fn a011_forced_win_proved_by_the_solver() {
-    let pack = Pack::bundled();
+    let pack = Pack::bundled_flawed();
     let options = AnalysisOptions { budget: 20_000, depth: 30, cancel: None };
     let tiny = analyze_level(pack.level("tiny").unwrap(), pack.rules, &options);
-    let open = analyze_level(pack.level("open").unwrap(), pack.rules, &options);
+    let showcase = Pack::bundled();
+    let open = analyze_level(showcase.level("open").unwrap(), showcase.rules, &options);
     triggers(FindingCode::ForcedWin, &tiny, &open);
     let finding = tiny.findings.iter().find(|f| f.code == FindingCode::ForcedWin).unwrap();
     assert!(finding.message.starts_with("player 1 forces a win within 5 actions"), "{}", finding.message);
@@ -150,16 +151,18 @@ fn a012_a_sure_first_pickup() {
     );
     let Some(pushcrate::analysis::Witness::Path { cells }) = &finding.witness else { panic!("no path") };
     assert_eq!(cells.iter().map(ToString::to_string).collect::<Vec<_>>(), ["c1", "c2", "c3"]);
-    let pack = Pack::bundled();
-    let warned: Vec<&str> = pack
-        .levels
+    let warned: Vec<String> = [Pack::bundled(), Pack::bundled_flawed()]
         .iter()
-        .filter(|l| {
-            codes(&analyze_level(l, pack.rules, &AnalysisOptions::default())).contains(&FindingCode::SureFlag)
+        .flat_map(|pack| {
+            pack.levels.iter().filter(|l| {
+                codes(&analyze_level(l, pack.rules, &AnalysisOptions::default()))
+                    .contains(&FindingCode::SureFlag)
+            })
         })
-        .map(|l| l.id.as_str())
+        .map(|l| l.id.clone())
         .collect();
-    assert_eq!(warned, ["maze"]);
+    // The one-road levels of the flawed pack: on none of the showcase's.
+    assert_eq!(warned, ["no-room", "pockets", "maze"]);
 }
 
 #[test]
@@ -417,6 +420,11 @@ fn every_flawed_level_reports_its_planted_flaw() {
                 "no-room-for-crates" => FindingCode::NoRoomForCrates,
                 "goal-through-start" => FindingCode::GoalThroughStart,
                 "fencing" => FindingCode::Fencing,
+                "sure-flag" => FindingCode::SureFlag,
+                "forced-win" => FindingCode::ForcedWin,
+                // Flaws of the balance under strong play, which the balance
+                // check finds (docs/ai.md), not the analysis.
+                "one-route" | "depends-on-depth" => continue,
                 other => panic!("unknown planted flaw {other}"),
             };
             assert!(found.contains(&code), "{}: {code} missing from {found:?}", level.id);
@@ -425,7 +433,7 @@ fn every_flawed_level_reports_its_planted_flaw() {
 }
 
 fn tiny() -> pushcrate::rules::GameState {
-    let pack = Pack::bundled();
+    let pack = Pack::bundled_flawed();
     pack.level("tiny").unwrap().start_state(pack.rules).unwrap()
 }
 

@@ -21,7 +21,7 @@ fn no_subcommand_summarises_the_bundled_pack() {
     pushcrate()
         .assert()
         .success()
-        .stdout(predicate::str::contains("open").and(predicate::str::contains("13 levels")));
+        .stdout(predicate::str::contains("open").and(predicate::str::contains("6 levels")));
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn perft_prints_the_stored_count() {
         .success()
         .stdout(format!("{}\n", stored_perft("open", 3)));
     let output = pushcrate()
-        .args(["perft", "@default", "--level", "maze", "--depth", "2", "--divide"])
+        .args(["perft", "@flawed", "--level", "maze", "--depth", "2", "--divide"])
         .output()
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
@@ -236,7 +236,7 @@ fn selfplay_reports_are_complete_and_thread_independent() {
 fn selfplay_saves_stalls_as_records() {
     let dir = tempfile::tempdir().unwrap();
     pushcrate()
-        .args(["selfplay", "@default", "--level", "maze", "--games", "4", "--agents", "random,random"])
+        .args(["selfplay", "@flawed", "--level", "maze", "--games", "4", "--agents", "random,random"])
         .args(["--max-actions", "10", "--save-stalls"])
         .arg(dir.path())
         .assert()
@@ -248,7 +248,7 @@ fn selfplay_saves_stalls_as_records() {
     assert!(text.starts_with("maze@"), "{text}");
     // The record names the layout, and so replays on the bundled level.
     let record: pushcrate::level::record::GameRecord = text.parse().unwrap();
-    assert_eq!(record.positions(&pushcrate::level::Pack::bundled()).unwrap().len(), 11);
+    assert_eq!(record.positions(&pushcrate::level::Pack::bundled_flawed()).unwrap().len(), 11);
 }
 
 #[test]
@@ -263,12 +263,12 @@ fn selfplay_and_solve_refuse_bad_usage() {
 #[test]
 fn solve_proves_and_disproves() {
     pushcrate()
-        .args(["solve", "@default", "--level", "tiny", "--actions", "c2 d5 c3", "--depth", "3"])
+        .args(["solve", "@flawed", "--level", "tiny", "--actions", "c2 d5 c3", "--depth", "3"])
         .assert()
         .success()
         .stdout(predicate::str::starts_with("proved: player 1 forces a win within 2 actions: c2 c1"));
     pushcrate()
-        .args(["solve", "@default", "--level", "tiny", "--depth", "4"])
+        .args(["solve", "@flawed", "--level", "tiny", "--depth", "4"])
         .assert()
         .success()
         .stdout(predicate::str::starts_with("disproved"));
@@ -327,7 +327,7 @@ fn generate_and_export_for_clients() {
 fn selfplay_stops_at_the_sequential_verdict() {
     let run = |threads: &str| {
         pushcrate()
-            .args(["selfplay", "@default", "--level", "maze", "--agents", "hard,hard", "--format", "json"])
+            .args(["selfplay", "@flawed", "--level", "maze", "--agents", "hard,hard", "--format", "json"])
             .args(["--threads", threads])
             .output()
             .unwrap()
@@ -345,12 +345,12 @@ fn selfplay_stops_at_the_sequential_verdict() {
     // The text report names the test and its bounds; --games and --cap
     // cannot be given together.
     pushcrate()
-        .args(["selfplay", "@default", "--level", "maze", "--agents", "hard,hard"])
+        .args(["selfplay", "@flawed", "--level", "maze", "--agents", "hard,hard"])
         .assert()
         .success()
         .stdout(predicate::str::contains("sequential test: player 1 ahead after"));
     pushcrate()
-        .args(["selfplay", "@default", "--level", "maze", "--games", "10", "--cap", "10"])
+        .args(["selfplay", "@flawed", "--level", "maze", "--games", "10", "--cap", "10"])
         .assert()
         .code(2);
 }
@@ -376,7 +376,7 @@ fn commands_never_claim_a_false_success() {
         .success();
     pushcrate().arg("check").arg(&out).assert().success();
     pushcrate()
-        .args(["solve", "@default", "--level", "tiny", "--depth", "3", "--actions", "c2 d5 c3 c2 c1"])
+        .args(["solve", "@flawed", "--level", "tiny", "--depth", "3", "--actions", "c2 d5 c3 c2 c1"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("already over"));
@@ -443,7 +443,7 @@ fn verify_checks_each_levels_expectations() {
 fn verify_with_balance_settles_a_decided_level_without_games() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tiny.toml");
-    let pack = pushcrate::level::format::parse_pack(pushcrate::level::DEFAULT_PACK_TOML).pack.unwrap();
+    let pack = pushcrate::level::format::parse_pack(pushcrate::level::FLAWED_PACK_TOML).pack.unwrap();
     let mut tiny = pack.level("tiny").unwrap().clone();
     tiny.expect = vec!["unbalanced:1".parse().unwrap(), "balanced".parse().unwrap()];
     let mut one = pushcrate::level::Pack::new("tiny");
@@ -503,17 +503,7 @@ fn selfplay_reports_where_games_were_decided() {
 #[test]
 fn selfplay_traces_the_first_players_score_up_the_ladder() {
     let output = pushcrate()
-        .args([
-            "selfplay",
-            "@default",
-            "--level",
-            "tiny",
-            "--skill-trace",
-            "--games",
-            "4",
-            "--format",
-            "json",
-        ])
+        .args(["selfplay", "@flawed", "--level", "tiny", "--skill-trace", "--games", "4", "--format", "json"])
         .output()
         .unwrap();
     assert!(output.status.success());
@@ -524,7 +514,7 @@ fn selfplay_traces_the_first_players_score_up_the_ladder() {
     assert!(trace.iter().all(|p| p["games"] == 4));
     assert_eq!(trace[5]["first_player_score"]["rate"], 1.0, "master finds tiny's forced win");
     pushcrate()
-        .args(["selfplay", "@default", "--level", "tiny", "--skill-trace", "--agents", "easy,easy"])
+        .args(["selfplay", "@flawed", "--level", "tiny", "--skill-trace", "--agents", "easy,easy"])
         .assert()
         .code(2);
 }

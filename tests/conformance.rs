@@ -160,7 +160,7 @@ fn the_suite_covers_every_rare_rule_and_agrees_with_the_engine() {
 fn show_prints_the_state_as_json_and_takes_draw_offers() {
     let out = Command::cargo_bin("pushcrate")
         .unwrap()
-        .args(["show", "@default", "--level", "tiny", "--actions", "c2 d5", "--format", "json"])
+        .args(["show", "@flawed", "--level", "tiny", "--actions", "c2 d5", "--format", "json"])
         .assert()
         .success();
     let state: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
@@ -172,14 +172,14 @@ fn show_prints_the_state_as_json_and_takes_draw_offers() {
     // The text says why no offer may be made yet.
     Command::cargo_bin("pushcrate")
         .unwrap()
-        .args(["show", "@default", "--level", "tiny", "--actions", "c2 d5"])
+        .args(["show", "@flawed", "--level", "tiny", "--actions", "c2 d5"])
         .assert()
         .success()
         .stdout(predicates::str::contains("No draw offer now: a draw may be offered once 50 actions"));
     // A finished game: nobody to move, no bonus left, no offer.
     let out = Command::cargo_bin("pushcrate")
         .unwrap()
-        .args(["show", "@default", "--level", "tiny", "--actions", "c2 d5 c3 c2 c1", "--format", "json"])
+        .args(["show", "@flawed", "--level", "tiny", "--actions", "c2 d5 c3 c2 c1", "--format", "json"])
         .assert()
         .success();
     let state: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
@@ -191,7 +191,7 @@ fn show_prints_the_state_as_json_and_takes_draw_offers() {
     // The bundled pack allows draw offers only after 50 actions.
     Command::cargo_bin("pushcrate")
         .unwrap()
-        .args(["show", "@default", "--level", "tiny", "--actions", "c2 draw:accepted"])
+        .args(["show", "@flawed", "--level", "tiny", "--actions", "c2 draw:accepted"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("cannot be made"));

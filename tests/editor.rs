@@ -13,7 +13,7 @@ use egui_kittest::kittest::Queryable;
 use pushcrate::editor::board::BoardLayout;
 use pushcrate::editor::command::{Command, FormField};
 use pushcrate::editor::storage::{AppPaths, FileDialogs};
-use pushcrate::editor::{Answer, Editor as Window, EditorApp, FileTask, Modal};
+use pushcrate::editor::{Answer, Bundled, Editor as Window, EditorApp, FileTask, Modal};
 use pushcrate::level::edit::EditOp;
 use pushcrate::level::format::parse_pack;
 use pushcrate::rules::RuleOption;
@@ -58,6 +58,16 @@ struct Editor {
 fn editor() -> Editor {
     let dir = tempfile::tempdir().unwrap();
     editor_in(dir)
+}
+
+/// An editor on the bundled flawed levels (File ▸ Open Bundled), where
+/// the small and lopsided levels the play tests use live.
+fn flawed_editor() -> Editor {
+    let mut ed = editor();
+    ed.send(Command::OpenBundled(Bundled::Flawed));
+    assert_eq!(ed.app().doc().pack.name, "Flawed levels");
+    assert_eq!(ed.app().doc().path, None, "an unsaved copy");
+    ed
 }
 
 fn editor_in(dir: tempfile::TempDir) -> Editor {
@@ -292,7 +302,7 @@ fn asks_before_discarding_unsaved_changes() {
 
 #[test]
 fn clicking_a_finding_highlights_it() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     ed.select_level("maze");
     // A wall under the flag: the flag stands on a wall.
     ed.click_cell(c("e5"), PointerButton::Primary);
@@ -435,7 +445,7 @@ fn unsaved_work_is_offered_back_after_a_crash() {
 /// the sole-path overlay. Rendered with wgpu (lavapipe in CI).
 fn board_snapshot(name: &str, id: &str, routes: bool) {
     use pushcrate::editor::board::{BoardView, paint_level};
-    let pack = pushcrate::level::Pack::bundled();
+    let pack = pushcrate::level::Pack::bundled_flawed();
     let level = pack.level(id).unwrap().clone();
     let report = pushcrate::analysis::analyze_level(&level, pack.rules, &Default::default());
     let mut view =
@@ -492,7 +502,7 @@ fn click_cells(ed: &mut Editor, cells: &str) {
 
 #[test]
 fn plays_by_clicks_to_a_flag_win() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 c3 c2 c1");
     assert_eq!(sandbox(&ed).state().outcome(), Some(Outcome::Win { winner: Player::One, by: WinKind::Flag }));
@@ -505,7 +515,7 @@ fn plays_by_clicks_to_a_flag_win() {
 
 #[test]
 fn plays_by_clicks_to_a_crate_win() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     ed.send(Command::SetField(FormField::Rule(RuleOption::CratesToWin, 1)));
     ed.select_level("tiny");
     ed.click("Crate");
@@ -524,7 +534,7 @@ fn plays_by_clicks_to_a_crate_win() {
 
 #[test]
 fn place_mode_steal_and_pass_follow_the_rules() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     ed.key(Modifiers::NONE, Key::T);
     assert!(sandbox(&ed).placing);
@@ -539,7 +549,7 @@ fn place_mode_steal_and_pass_follow_the_rules() {
 
 #[test]
 fn undoes_actions_and_jumps_in_the_log() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 b2");
     ed.key(Modifiers::COMMAND, Key::Z);
@@ -558,7 +568,7 @@ fn undoes_actions_and_jumps_in_the_log() {
 
 #[test]
 fn switching_to_editing_and_back_loses_neither() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5");
     ed.key(Modifiers::NONE, Key::F5);
@@ -580,7 +590,7 @@ fn switching_to_editing_and_back_loses_neither() {
 
 #[test]
 fn a_level_with_errors_says_why_it_cannot_be_played() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     ed.select_level("tiny");
     let start = ed.level().starts.two.unwrap();
     ed.send(Command::Paint(EditOp::Wall(start, true)));
@@ -591,7 +601,7 @@ fn a_level_with_errors_says_why_it_cannot_be_played() {
 
 #[test]
 fn saves_and_reopens_a_game_record() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 c3");
     let path = ed.dir.path().join("tiny.record");
@@ -620,7 +630,7 @@ fn saves_and_reopens_a_game_record() {
 
 #[test]
 fn the_computer_answers_off_the_ui_thread() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     ed.select_level("tiny");
     ed.key(Modifiers::NONE, Key::F5);
     ed.seats(Seat::Human, Seat::Computer(2));
@@ -651,7 +661,7 @@ fn wait_for_balance(ed: &mut Editor, secs: u64) {
 
 #[test]
 fn the_balance_panel_runs_self_play_in_the_background() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     ed.click("Balance");
     // The default check plays both strong pairings, sequentially.
@@ -669,6 +679,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     assert!(ed.harness.query_by_label_contains("Decided: player 1 forces a win").is_some());
     // A fixed count plays every game: greedy alone, 40 games on open.
     ed.key(Modifiers::NONE, Key::F5);
+    ed.send(Command::OpenBundled(Bundled::Default));
     play(&mut ed, "open");
     {
         ed.send(Command::SetBalanceChoice(3));
@@ -780,7 +791,7 @@ fn the_title_names_the_pack_and_marks_unsaved_changes() {
 
 #[test]
 fn arrow_keys_step_push_and_jump() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     ed.key(Modifiers::NONE, Key::ArrowUp);
     assert_eq!(sandbox(&ed).state().position(Player::One), c("c2"));
@@ -795,7 +806,7 @@ fn arrow_keys_step_push_and_jump() {
 
 #[test]
 fn computer_games_pause_and_step() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     // In one frame, so that the computer has no turn in between.
     assert!(sandbox(&ed).running, "computer-only games run by default");
@@ -1000,7 +1011,7 @@ fn autosave_runs_on_a_timer_without_input() {
 /// waits there until the game is resumed. Opening a record keeps the seats.
 #[test]
 fn a_past_position_is_marked_and_the_whole_game_is_saved() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 c3");
     ed.click("start");
@@ -1079,9 +1090,9 @@ fn multi_line_fields_keep_every_character() {
 /// click target never moves mid-game.
 #[test]
 fn the_board_does_not_move_when_a_panel_changes() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     let board = |ed: &Editor| ed.harness.get_by_label("Board").rect();
-    ed.select_level("courtyard");
+    ed.select_level("arena");
     let editing = board(&ed);
     ed.click("Pack and rules");
     ed.click_cell(c("a1"), PointerButton::Primary);
@@ -1159,7 +1170,7 @@ fn play_keys_are_in_the_shortcut_table() {
         assert_eq!(Command::Arrow(dir).scope(), Scope::Play);
     }
     // In editing, T and the arrows do nothing to a game.
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     ed.key(Modifiers::NONE, Key::F5);
     ed.key(Modifiers::NONE, Key::T);
@@ -1175,7 +1186,7 @@ fn play_keys_are_in_the_shortcut_table() {
 /// sole-path cell names the route it would cut.
 #[test]
 fn an_illegal_action_says_why() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "maze");
     let state = *sandbox(&ed).state();
     let occupied = [state.position(Player::One), state.position(Player::Two)];
@@ -1195,7 +1206,7 @@ fn an_illegal_action_says_why() {
 /// undo, "New pack." after an edit; play mode shows no edit tool.
 #[test]
 fn status_messages_are_cleared_when_they_stop_being_true() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 c3 c2 c1");
     assert!(ed.app().status().contains("Player 1 wins"), "{}", ed.app().status());
@@ -1475,8 +1486,8 @@ fn moving_a_start_square_says_that_its_goal_rank_moves_too() {
 /// balance panel's choices.
 #[test]
 fn seats_and_check_choices_are_kept_across_levels() {
-    let mut ed = editor();
-    ed.select_level("open");
+    let mut ed = flawed_editor();
+    ed.select_level("crates");
     ed.key(Modifiers::NONE, Key::F5);
     {
         ed.seats(Seat::Human, Seat::Computer(3));
@@ -1593,7 +1604,7 @@ fn a_command_is_shown_in_the_very_next_frame() {
 /// what it copied.
 #[test]
 fn selects_copies_and_pastes_a_region_across_levels() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     ed.select_level("tiny");
     ed.click("Wall brush");
     ed.click_cell(c("a1"), PointerButton::Primary);
@@ -1609,7 +1620,7 @@ fn selects_copies_and_pastes_a_region_across_levels() {
     assert_eq!(ed.level(), &source, "copying changes nothing");
 
     // Another level: paste follows the pointer until a click.
-    ed.select_level("open");
+    ed.select_level("chokepoints");
     let before = ed.level().clone();
     ed.key(Modifiers::COMMAND, Key::V);
     assert!(ed.app().stamp().is_some(), "pasting");
@@ -1686,9 +1697,9 @@ fn the_board_has_a_key_and_the_level_buttons_fit() {
 fn a_levels_thumbnail_selects_it() {
     let mut ed = editor();
     assert_eq!(ed.level().id, "open");
-    ed.click("Thumbnail of maze");
-    assert_eq!(ed.level().id, "maze");
-    assert!(ed.harness.query_by_label("Thumbnail of tiny").is_some(), "every level has one");
+    ed.click("Thumbnail of gates");
+    assert_eq!(ed.level().id, "gates");
+    assert!(ed.harness.query_by_label("Thumbnail of fortress").is_some(), "every level has one");
 }
 
 /// The skill trace in the Balance panel: each strength on both sides,
@@ -1696,7 +1707,7 @@ fn a_levels_thumbnail_selects_it() {
 /// a forced win, the strong strengths find it every time.
 #[test]
 fn the_skill_trace_climbs_the_ladder() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     ed.click("Balance");
     ed.harness.state_mut().command(Command::RunSkillTrace);
@@ -1719,7 +1730,7 @@ fn the_skill_trace_climbs_the_ladder() {
 /// one marked as holding or failing now; choosing one is an undo step.
 #[test]
 fn expectations_are_set_and_checked_in_the_inspector() {
-    let mut ed = editor();
+    let mut ed = flawed_editor();
     ed.select_level("tiny");
     // Folded, the header says how the level stands.
     ed.click("Expectations (2): 2 hold, 0 fail");

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use pushcrate::level::format::{line_col, parse_pack, write_pack};
-use pushcrate::level::{Code, DEFAULT_PACK_TOML, MAX_FILE_BYTES, Pack};
+use pushcrate::level::{Code, DEFAULT_PACK_TOML, FLAWED_PACK_TOML, MAX_FILE_BYTES, Pack};
 
 fn files_in(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
@@ -42,7 +42,8 @@ fn every_shipped_pack_loads_validates_and_round_trips() {
 fn the_default_pack_has_the_levels_the_game_needs() {
     let pack = Pack::bundled();
     assert_eq!(parse_pack(DEFAULT_PACK_TOML).problems, Vec::new(), "no errors and no warnings");
-    assert!(pack.levels.len() >= 12);
+    assert_eq!(parse_pack(FLAWED_PACK_TOML).problems, Vec::new(), "no errors and no warnings");
+    assert!(pack.levels.len() >= 6);
     let open = pack.level("open").unwrap();
     let state = open.start_state(pack.rules).unwrap();
     assert_eq!((state.width(), state.height()), (9, 9));
@@ -57,10 +58,13 @@ fn the_default_pack_has_the_levels_the_game_needs() {
     assert!(state.goals(Player::One).iter().all(|g| g.rank() == 0));
     assert!(state.goals(Player::Two).iter().all(|g| g.rank() == 8));
     assert_eq!(*state.rules(), pushcrate::rules::Rules::default());
-    let sizes: Vec<(u8, u8)> = pack.levels.iter().map(|l| (l.width, l.height)).collect();
-    assert!(sizes.contains(&(7, 7)) && sizes.contains(&(11, 11)));
-    let stages: std::collections::HashSet<_> =
-        pack.levels.iter().flat_map(|l| l.crates.values().copied()).collect();
+    // The two bundled packs together: boards of 5 to 11, crates of every
+    // stage (the tests and the conformance suite draw on both).
+    let both = [Pack::bundled(), Pack::bundled_flawed()];
+    let levels = || both.iter().flat_map(|p| &p.levels);
+    let sizes: Vec<(u8, u8)> = levels().map(|l| (l.width, l.height)).collect();
+    assert!(sizes.contains(&(5, 5)) && sizes.contains(&(7, 7)) && sizes.contains(&(11, 11)));
+    let stages: std::collections::HashSet<_> = levels().flat_map(|l| l.crates.values().copied()).collect();
     assert_eq!(stages.len(), 4, "crates of every stage");
 }
 

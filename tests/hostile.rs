@@ -92,8 +92,8 @@ fn a_pack_with_errors_is_refused_by_every_command() {
 #[test]
 fn depths_counts_threads_and_agents_out_of_range_are_usage_errors() {
     let cases: &[&[&str]] = &[
-        &["perft", "@default", "--level", "tiny", "--depth", "20000"],
-        &["solve", "@default", "--level", "tiny", "--depth", "100000"],
+        &["perft", "@flawed", "--level", "tiny", "--depth", "20000"],
+        &["solve", "@flawed", "--level", "tiny", "--depth", "100000"],
         &["analyze", "@default", "--depth", "100000"],
         &["selfplay", "@default", "--level", "open", "--games", "4294967295"],
         &["selfplay", "@default", "--level", "open", "--games", "0"],
@@ -728,7 +728,7 @@ fn derived_nulls_and_a_json_byte_order_mark_are_accepted() {
 #[test]
 fn perft_and_analyze_stop_on_ctrl_c_and_say_so() {
     for (args, reports) in [
-        (vec!["perft", "@default", "--level", "arena", "--depth", "9", "--divide"], false),
+        (vec!["perft", "@flawed", "--level", "arena", "--depth", "9", "--divide"], false),
         (vec!["analyze", "@default", "--budget", "100000000", "--depth", "200"], true),
     ] {
         let out = signalled(&args, &[], "INT", 1500);

@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_shortest_path_steps_from_cell_to_cell() {
-        let pack = Pack::bundled();
+        let pack = Pack::bundled_flawed();
         let state = pack.level("maze").unwrap().start_state(pack.rules).unwrap();
         let path =
             shortest_path(state.position(Player::One), Bitboard::from_cell(state.flag()), state.open())

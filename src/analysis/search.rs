@@ -438,10 +438,10 @@ mod tests {
 
     #[test]
     fn crate_actions_counts_as_the_sorted_list_does() {
-        let pack = crate::level::Pack::bundled();
+        let packs = [crate::level::Pack::bundled(), crate::level::Pack::bundled_flawed()];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let mut compared = 0;
-        for level in &pack.levels {
+        for (pack, level) in packs.iter().flat_map(|p| p.levels.iter().map(move |l| (p, l))) {
             let Ok(start) = level.start_state(pack.rules) else { continue };
             for _ in 0..20 {
                 let mut state = start;

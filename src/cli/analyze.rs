@@ -23,7 +23,8 @@ pub const MAX_SEARCH_DEPTH: u32 = 200;
 /// What `analyze` was asked.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
-    /// Pack files; `@default` is the bundled pack.
+    /// Pack files; `@default` is the bundled pack, `@flawed` the bundled
+    /// flawed levels.
     #[arg(required = true)]
     pub packs: Vec<PathBuf>,
     /// Analyse only this level.

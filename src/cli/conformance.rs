@@ -83,10 +83,12 @@ fn suite_packs() -> Vec<SuitePack> {
     goals.goals[Player::Two] = Some(["d1"].iter().filter_map(|c| c.parse().ok()).collect());
     goals.first = Player::Two;
     sizes.push(goals);
-    let mut bundled = Pack::bundled();
-    bundled.levels.retain(|l| {
-        ["open", "crates", "courtyard", "arena", "maze", "tiny", "fortress"].contains(&l.id.as_str())
-    });
+    // Levels of both bundled packs, sizes 5 to 11, walls and crates.
+    let packs = [Pack::bundled(), Pack::bundled_flawed()];
+    let bundled: Vec<Level> = ["open", "crates", "courtyard", "arena", "maze", "tiny", "fortress"]
+        .iter()
+        .filter_map(|id| packs.iter().find_map(|p| p.level(id)).cloned())
+        .collect();
     let duel = || {
         vec![
             drawn("duel-5x5", ". . 2 . .\n. i . c .\n. . F . .\n. r . s .\n. . 1 . ."),
@@ -102,7 +104,7 @@ fn suite_packs() -> Vec<SuitePack> {
             about: "The default rules on the bundled levels: sizes 5 to 11, walls, crates of every stage.",
             rules: &[],
             jump: JumpRule::Diagonal,
-            levels: bundled.levels,
+            levels: bundled,
         },
         SuitePack {
             name: "sizes",

@@ -170,7 +170,8 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
 /// What `export` was asked.
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
-    /// The pack file; `@default` is the bundled pack.
+    /// The pack file; `@default` is the bundled pack, `@flawed` the bundled
+    /// flawed levels.
     pub pack: PathBuf,
     /// toml or json; by default the extension of `--out` decides (TOML
     /// for standard output).
@@ -353,7 +354,7 @@ fn with_analysis(pack: &Pack, balance_games: u32) -> anyhow::Result<String> {
 pub(super) fn export_command(args: &ExportArgs) -> anyhow::Result<u8> {
     let format = export_format(args)?;
     if let Some(out) = &args.out
-        && args.pack.as_os_str() != super::BUNDLED
+        && crate::files::bundled_text(&args.pack).is_none()
         && same_file(&args.pack, out)
     {
         bail!(

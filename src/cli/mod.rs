@@ -125,7 +125,8 @@ pub struct EditArgs {
 /// What `check` was asked.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// Pack files; `@default` is the bundled pack.
+    /// Pack files; `@default` is the bundled pack, `@flawed` the bundled
+    /// flawed levels.
     #[arg(required = true)]
     pub packs: Vec<PathBuf>,
     /// Report format.

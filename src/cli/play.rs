@@ -12,7 +12,8 @@ use crate::rules::{self, Action, GameState, Player};
 /// A position: a pack, a level and actions played from its start.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
-    /// The pack file; `@default` is the bundled pack.
+    /// The pack file; `@default` is the bundled pack, `@flawed` the bundled
+    /// flawed levels.
     pub pack: PathBuf,
     /// The level's id.
     #[arg(long)]

@@ -15,7 +15,8 @@ use crate::sim::Rate;
 /// What `repair` was asked.
 #[derive(Debug, clap::Args)]
 pub struct RepairArgs {
-    /// The pack file; `@default` is the bundled pack.
+    /// The pack file; `@default` is the bundled pack, `@flawed` the bundled
+    /// flawed levels.
     pub pack: PathBuf,
     /// The level to repair.
     #[arg(long)]

@@ -15,7 +15,8 @@ use crate::sim::{self, Config, Report};
 /// What `selfplay` was asked.
 #[derive(Debug, clap::Args)]
 pub struct SelfPlayArgs {
-    /// The pack file; `@default` is the bundled pack.
+    /// The pack file; `@default` is the bundled pack, `@flawed` the bundled
+    /// flawed levels.
     pub pack: PathBuf,
     /// The level to play.
     #[arg(long, conflicts_with = "all")]

@@ -4,7 +4,7 @@
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::board::BoardZoom;
-use super::dialog::Answer;
+use super::dialog::{Answer, Bundled};
 use super::sandbox::Seat;
 use crate::level::edit::{EditOp, Mirror};
 use crate::rules::{Action, Cell, Dir, JumpRule, Player, RuleOption, Stage};
@@ -240,6 +240,8 @@ pub enum Command {
     Open,
     /// Open a recent file.
     OpenRecent(std::path::PathBuf),
+    /// Open a pack built into the binary, as an unsaved copy.
+    OpenBundled(Bundled),
     /// Save to the current file, or ask where.
     Save,
     /// Save to a new file.
@@ -395,6 +397,8 @@ impl Command {
             Command::New => "New".into(),
             Command::Open => "Open…".into(),
             Command::OpenRecent(path) => path.display().to_string(),
+            Command::OpenBundled(Bundled::Default) => "Bundled classics".into(),
+            Command::OpenBundled(Bundled::Flawed) => "Bundled flawed levels".into(),
             Command::Save => "Save".into(),
             Command::SaveAs => "Save As…".into(),
             Command::ExportToml => "Export TOML…".into(),
@@ -485,6 +489,7 @@ impl Command {
             Command::New
             | Command::Open
             | Command::OpenRecent(_)
+            | Command::OpenBundled(_)
             | Command::Save
             | Command::SaveAs
             | Command::ExportToml

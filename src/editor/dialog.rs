@@ -12,6 +12,8 @@ pub enum Then {
     New,
     /// Open a file (ask which when `None`).
     Open(Option<PathBuf>),
+    /// Open a bundled pack as an unsaved copy.
+    OpenBundled(Bundled),
     /// Close the editor.
     Quit,
 }
@@ -129,4 +131,24 @@ pub enum Answer {
     FileTask(FileTask, PathBuf),
     /// The dialog as edited (a typed path, the generator's options).
     Edit(Modal),
+}
+
+/// A pack built into the binary.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Bundled {
+    /// The showcase, `mazes/default.toml`.
+    Default,
+    /// The flawed levels, `mazes/flawed.toml`.
+    Flawed,
+}
+
+impl Bundled {
+    /// The pack.
+    #[must_use]
+    pub fn pack(self) -> crate::level::Pack {
+        match self {
+            Bundled::Default => crate::level::Pack::bundled(),
+            Bundled::Flawed => crate::level::Pack::bundled_flawed(),
+        }
+    }
 }

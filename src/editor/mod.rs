@@ -19,7 +19,7 @@ mod ui;
 use std::path::PathBuf;
 
 pub use app::{AUTOSAVE_EVERY, EditorApp};
-pub use dialog::{Answer, FileTask, GenerateForm, Modal, Then};
+pub use dialog::{Answer, Bundled, FileTask, GenerateForm, Modal, Then};
 pub use findings::ShownFinding;
 pub use sandbox::announce;
 pub use ui::{Editor, finding_text_color};

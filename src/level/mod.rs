@@ -37,8 +37,12 @@ pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 /// Packs with more levels are refused.
 pub const MAX_LEVELS: usize = 10_000;
 
-/// The bundled default pack, as shipped in `mazes/default.toml`.
+/// The bundled default pack, as shipped in `mazes/default.toml`: the
+/// showcase, every level balanced under the default check.
 pub const DEFAULT_PACK_TOML: &str = include_str!("../../mazes/default.toml");
+/// The bundled pack of flawed levels, as shipped in `mazes/flawed.toml`:
+/// each level kept lopsided or broken on purpose, its flaw in its notes.
+pub const FLAWED_PACK_TOML: &str = include_str!("../../mazes/flawed.toml");
 
 /// One level: a board a designer paints. Any field may be wrong; see
 /// [`Pack::problems`].
@@ -238,5 +242,16 @@ impl Pack {
     #[allow(clippy::expect_used)]
     pub fn bundled() -> Pack {
         format::parse_pack(DEFAULT_PACK_TOML).pack.expect("the bundled pack parses")
+    }
+
+    /// The bundled pack of flawed levels.
+    ///
+    /// # Panics
+    /// Never in a released build: a test loads the bundled file and checks
+    /// that it has no error.
+    #[must_use]
+    #[allow(clippy::expect_used)]
+    pub fn bundled_flawed() -> Pack {
+        format::parse_pack(FLAWED_PACK_TOML).pack.expect("the bundled flawed pack parses")
     }
 }

@@ -158,14 +158,14 @@ mod tests {
         assert!(text.contains("name = \"Columns\""));
         assert!(text.contains("crates_to_win = 3"));
         assert!(text.contains("a1:rubble"));
-        assert!(!text.contains("id = \"maze\""));
+        assert!(!text.contains("id = \"gates\""));
         assert_eq!(parse_pack(&text).pack.unwrap(), pack);
         let open = text.find("id = \"open\"").unwrap();
         let pillars = text.find("id = \"pillars\"").unwrap();
         assert!(open < pillars, "level order is the pack's");
         assert!(text.find("[rules]").unwrap() < text.find("[[level]]").unwrap(), "rules before levels");
         let fresh = text.find("id = \"fresh\"").unwrap();
-        assert!(fresh > text.find("id = \"tiny\"").unwrap(), "a new level comes last");
+        assert!(fresh > text.find("id = \"fortress\"").unwrap(), "a new level comes last");
     }
 
     #[test]

@@ -164,7 +164,7 @@ mod tests {
     use crate::rules::Player;
 
     fn tiny() -> GameState {
-        let pack = parse_pack(crate::level::DEFAULT_PACK_TOML).pack.unwrap();
+        let pack = parse_pack(crate::level::FLAWED_PACK_TOML).pack.unwrap();
         pack.level("tiny").unwrap().start_state(pack.rules).unwrap()
     }
 

@@ -82,7 +82,7 @@ mod tests {
     /// start: each point is that strength against itself.
     #[test]
     fn each_point_is_a_strength_against_itself() {
-        let pack = crate::level::format::parse_pack(crate::level::DEFAULT_PACK_TOML).pack.unwrap();
+        let pack = crate::level::format::parse_pack(crate::level::FLAWED_PACK_TOML).pack.unwrap();
         let start = pack.level("tiny").unwrap().start_state(pack.rules).unwrap();
         let cancel = Arc::new(AtomicBool::new(false));
         let base = Config { threads: 1, ..Config::fixed([TRACE[0].1; 2], 4) };

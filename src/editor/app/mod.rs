@@ -371,6 +371,7 @@ impl EditorApp {
             Command::New => self.after_unsaved(Then::New, ctx),
             Command::Open => self.after_unsaved(Then::Open(None), ctx),
             Command::OpenRecent(path) => self.after_unsaved(Then::Open(Some(path)), ctx),
+            Command::OpenBundled(which) => self.after_unsaved(Then::OpenBundled(which), ctx),
             Command::Quit => self.after_unsaved(Then::Quit, ctx),
             // A save reports its own outcome; whether it saved matters only
             // to a caller that goes on after it (quitting, opening).
@@ -914,6 +915,12 @@ impl EditorApp {
                 if let Some(path) = path.or_else(|| self.pick_open(FileTask::Open)) {
                     self.open_path(&path);
                 }
+            }
+            Then::OpenBundled(which) => {
+                self.doc = Document::new(which.pack(), None, None);
+                self.clear_recovery();
+                self.selected_finding = None;
+                self.say(format!("{} opened as an unsaved copy; saving asks where.", self.doc.pack.name));
             }
             Then::Quit => {
                 self.quit_requested = true;

@@ -21,6 +21,7 @@ use egui::{Button, CentralPanel, Color32, Panel, RichText, ScrollArea, Ui};
 use super::app::EditorApp;
 use super::board::player_color;
 use super::command::{Command, Overlay, Tool};
+use super::dialog::Bundled;
 use crate::analysis::Severity;
 use crate::level::edit::Mirror;
 use crate::rules::Stage;
@@ -291,6 +292,10 @@ impl View<'_> {
                     for path in app.prefs().recent.clone() {
                         self.command_button(ui, Command::OpenRecent(path));
                     }
+                });
+                ui.menu_button("Open Bundled", |ui| {
+                    self.command_button(ui, Command::OpenBundled(Bundled::Default));
+                    self.command_button(ui, Command::OpenBundled(Bundled::Flawed));
                 });
                 ui.separator();
                 self.command_button(ui, Command::Save);
