@@ -594,6 +594,39 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
     assert_eq!((check.refereed, check.runs.len(), games.len()), (false, 2, 2));
 }
 
+/// Once the first pairing calls a player ahead, the next asks only whether
+/// it agrees, and stops when that one edge settles: on `maze` hard finds
+/// the first player ahead; random play, asked only that, settles that the
+/// first player is not ahead (every game a stall: both edges settle
+/// inside on the same pair), and the pairings disagree.
+#[test]
+fn the_second_pairing_asks_only_what_can_change_the_verdict() {
+    let start = bundled("maze");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let hard: Agent = "hard".parse().unwrap();
+    let random: Agent = "random".parse().unwrap();
+    let config = Config {
+        threads: 1,
+        sequential: Some(sim::Design::DEFAULT),
+        ..Config::fixed([hard, hard], sim::SEQUENTIAL_CAP)
+    };
+    let pairings = [[hard, hard], [random, random]];
+    let (check, games) =
+        sim::check_balance(&start, "maze", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
+    let first = check.runs[0].sequential.unwrap();
+    let second = check.runs[1].sequential.unwrap();
+    assert_eq!((first.question, first.decision), (sim::Question::Verdict, sim::Decision::FirstAhead));
+    assert_eq!(second.question, sim::Question::FirstAhead);
+    assert!(
+        matches!(second.decision, sim::Decision::NotFirstAhead | sim::Decision::Balanced),
+        "{}",
+        check.summary()
+    );
+    assert_eq!(second.upper, sim::Edge::Inside);
+    assert_eq!(games[1].len() as u32, second.games);
+    assert!(check.pairings_disagree && check.verdict == BalanceVerdict::Uncertain, "{}", check.summary());
+}
+
 /// Games no one wins are linked to the findings that explain them: on
 /// `through-the-enemy` most games end undecided, and the standoff and the
 /// goal behind the opponent's start say why; on `open` few do.

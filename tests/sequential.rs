@@ -65,7 +65,9 @@ fn tally(mu: f64, stream: Stream, seed: u64) -> Tally {
             Decision::Balanced => t.balanced += 1,
             Decision::FirstAhead => t.first += 1,
             Decision::SecondAhead => t.second += 1,
-            Decision::Uncertain | Decision::Open => t.uncertain += 1,
+            Decision::Uncertain | Decision::Open | Decision::NotFirstAhead | Decision::NotSecondAhead => {
+                t.uncertain += 1;
+            }
         }
         games.push(n);
     }
@@ -144,4 +146,61 @@ fn a_lopsided_level_is_called_within_a_dozen_pairs() {
         test.observe(4, true);
     }
     assert_eq!((test.decision, test.pairs.pairs(), test.games), (Decision::Open, 0, 100));
+}
+
+/// Asked only whether the first player is ahead (the balance check's
+/// second pairing, once the first has called player 1 ahead), the test
+/// stops when the upper edge settles (balanced, when the lower edge
+/// settled first), with that edge's error: a level at
+/// 70% is called *not ahead*, and one at 45% or 50% *ahead*, within the
+/// stated error, and the answer comes sooner than the whole verdict.
+#[test]
+fn one_edge_alone_keeps_its_error_and_stops_sooner() {
+    use pushcrate::sim::Question;
+    let stream = Stream { draws: 0.2, echo: 0.5 };
+    for (k, mu) in [0.45, 0.50, 0.70].into_iter().enumerate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2000 + k as u64);
+        let (mut ahead, mut not_ahead, mut games, mut full_games) = (0u32, 0u32, 0u64, 0u64);
+        for _ in 0..CHECKS {
+            let mut one = Sequential::new(Design::DEFAULT, SEQUENTIAL_CAP).asking(Question::FirstAhead);
+            let mut full = Sequential::new(Design::DEFAULT, SEQUENTIAL_CAP);
+            // The same pairs feed both tests.
+            while !one.is_settled() || !full.is_settled() {
+                let first = game(&mut rng, mu, stream.draws);
+                let second =
+                    if rng.random::<f64>() < stream.echo { first } else { game(&mut rng, mu, stream.draws) };
+                one.observe(first + second, false);
+                full.observe(first + second, false);
+            }
+            match one.decision {
+                Decision::FirstAhead => ahead += 1,
+                Decision::NotFirstAhead | Decision::Balanced | Decision::SecondAhead => not_ahead += 1,
+                _ => {}
+            }
+            games += u64::from(one.games);
+            full_games += u64::from(full.games);
+        }
+        let share = |n: u32| f64::from(n) / f64::from(CHECKS);
+        println!(
+            "  first ahead only, {mu:.2}: ahead {:5.1}%, not ahead {:5.1}%, games mean {:5.1} (the whole verdict {:5.1})",
+            100.0 * share(ahead),
+            100.0 * share(not_ahead),
+            games as f64 / f64::from(CHECKS),
+            full_games as f64 / f64::from(CHECKS)
+        );
+        if mu < 0.6 {
+            assert!(share(ahead) <= ERROR, "{mu}: called ahead too often");
+            assert!(share(not_ahead) >= 0.9, "{mu}: not found not ahead");
+            assert!(games < full_games, "{mu}: one edge stops sooner ({games} against {full_games})");
+        } else {
+            assert!(share(not_ahead) <= ERROR, "{mu}: 70% called not ahead too often");
+            assert!(share(ahead) >= 0.9, "{mu}");
+        }
+    }
+    // A whole-verdict check never ends on one edge's answer.
+    let mut test = Sequential::new(Design::DEFAULT, SEQUENTIAL_CAP);
+    for _ in 0..30 {
+        test.observe(2, false);
+    }
+    assert_ne!(test.decision, Decision::NotFirstAhead);
 }

@@ -11,7 +11,7 @@ use crate::analysis::{
     Answer, Finding, LevelReport, PackReport, Race, RouteProof, SearchReport, Symmetry, Witness,
 };
 use crate::rules::{Action, Cell, Player};
-use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Rate, Report, Sequential};
+use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Question, Rate, Report, Sequential};
 
 fn cells(cells: &[Cell]) -> Value {
     cells.iter().map(ToString::to_string).collect()
@@ -138,6 +138,8 @@ fn decision(decision: Decision) -> &'static str {
         Decision::Balanced => "balanced",
         Decision::FirstAhead => "first-ahead",
         Decision::SecondAhead => "second-ahead",
+        Decision::NotFirstAhead => "not-first-ahead",
+        Decision::NotSecondAhead => "not-second-ahead",
         Decision::Uncertain => "uncertain",
     }
 }
@@ -152,6 +154,11 @@ fn sequential(test: &Sequential) -> Value {
         "upper": edge(test.upper),
         "lower": edge(test.lower),
         "llr": test.llr,
+        "question": match test.question {
+            Question::Verdict => "verdict",
+            Question::FirstAhead => "first-ahead",
+            Question::SecondAhead => "second-ahead",
+        },
         "decision": decision(test.decision),
     })
 }

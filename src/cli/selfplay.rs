@@ -319,6 +319,10 @@ fn text(r: &Report) -> String {
             sim::Decision::Balanced => "balanced".to_owned(),
             sim::Decision::FirstAhead => format!("{} ahead", r.first_player),
             sim::Decision::SecondAhead => format!("{} ahead", r.first_player.other()),
+            sim::Decision::NotFirstAhead => format!("{} not ahead (all the check asked)", r.first_player),
+            sim::Decision::NotSecondAhead => {
+                format!("{} not ahead (all the check asked)", r.first_player.other())
+            }
             sim::Decision::Uncertain => "uncertain at the cap".to_owned(),
         };
         out += &format!(

@@ -490,8 +490,15 @@ fn quick_check(
         opening: 0,
         sequential: Some(Design::DEFAULT),
     };
-    let (results, _) =
-        sim::run_sequential(&start, &config, Design::DEFAULT, &|| progress(Progress::Game), &|_| {}, cancel);
+    let (results, _) = sim::run_sequential(
+        &start,
+        &config,
+        Design::DEFAULT,
+        sim::Question::Verdict,
+        &|| progress(Progress::Game),
+        &|_| {},
+        cancel,
+    );
     let report = Report::new(&level.id, QUICK.map(Agent::label), start.turn(), &results, false);
     (report.games > 0).then_some((report.first_player_score, report.games))
 }

@@ -19,8 +19,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
-    Config, Decisions, ForcedWin, GameResult, Leaning, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH, Sequential,
-    run, run_sequential,
+    Config, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH,
+    Sequential, run, run_sequential,
 };
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
@@ -532,7 +532,7 @@ pub fn check_balance(
         progress(Tick::FewerGames(games));
         return (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new());
     }
-    let play = |agents: [Agent; 2], pairing: usize| {
+    let play = |agents: [Agent; 2], pairing: usize, question: Question| {
         let config = Config { agents, ..*base };
         let names = agents.map(Agent::label);
         let announced = base.games.div_ceil(2) * 2;
@@ -540,7 +540,7 @@ pub fn check_balance(
             Some(design) => {
                 let look = |test: &Sequential| progress(Tick::Look { pairing, test: *test });
                 let (results, test) =
-                    run_sequential(start, &config, design, &|| progress(Tick::Game), &look, cancel);
+                    run_sequential(start, &config, design, question, &|| progress(Tick::Game), &look, cancel);
                 (results, Some(test))
             }
             None => (run(start, &config, &|| progress(Tick::Game), cancel), None),
@@ -560,7 +560,7 @@ pub fn check_balance(
     let mut runs = Vec::new();
     let mut games = Vec::new();
     for (pairing, &agents) in plan.pairings.iter().enumerate() {
-        let (report, results) = play(agents, pairing);
+        let (report, results) = play(agents, pairing, question_left(&runs, start.turn()));
         runs.push(report);
         games.push(results);
         if cancel.load(Ordering::Relaxed) {
@@ -574,7 +574,7 @@ pub fn check_balance(
         && check.pairings_disagree
     {
         progress(Tick::MoreGames(base.games.div_ceil(2) * 2));
-        let (report, results) = play(referee, plan.pairings.len());
+        let (report, results) = play(referee, plan.pairings.len(), Question::Verdict);
         games.push(results);
         check = BalanceCheck::refereed(level, check.runs, report, None);
     }
@@ -585,6 +585,22 @@ pub fn check_balance(
     }
     check.decisions = Decisions::of(start, games.iter().flatten());
     (check, games)
+}
+
+/// What is left for the next pairing's sequential test to learn, given the
+/// pairings played so far (`first` moving first). The check's verdict holds
+/// only where every pairing shares a side. Once the first has called a
+/// player ahead, only whether the next one also finds that player ahead
+/// can change the verdict, and that is one edge's test: an answer of *not
+/// ahead* ends the pairing there (the pairings then disagree), where the
+/// full verdict (balanced, or the other player ahead) could take hundreds
+/// of games more to tell apart. Else the whole verdict is asked.
+fn question_left(runs: &[Report], first: Player) -> Question {
+    match runs.first().and_then(Report::leaning) {
+        Some(Leaning::Ahead(player)) if player == first => Question::FirstAhead,
+        Some(Leaning::Ahead(_)) => Question::SecondAhead,
+        _ => Question::Verdict,
+    }
 }
 
 /// Whether the solver's answer from the start, `forced` (its proof, or none

@@ -23,7 +23,7 @@ pub use balance::{
     check_balance, meets_decided, settle,
 };
 pub use decisions::{Decisions, Event};
-pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Sequential};
+pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Question, Sequential};
 pub use skill::{TRACE, TRACE_GAMES, TracePoint, skill_trace};
 pub use stats::{ForcedWin, Leaning, Lengths, Rate, Report, RunVerdict};
 
@@ -283,8 +283,8 @@ fn half_points(result: &GameResult, first: Player) -> u8 {
 }
 
 /// Plays a run of `config`'s agents from `start` in colour-swapped pairs,
-/// in batches, until the sequential test of `design` has its verdict or
-/// `config.games` games are played. Pairs are judged in index order and
+/// in batches, until the sequential test of `design` has the answer to
+/// `question` or `config.games` games are played. Pairs are judged in index order and
 /// the games past the settling pair are discarded, so the run is the same
 /// whatever the number of threads. `on_game` is told of every finished
 /// game, `on_look` of the test after every batch; setting `stop` ends the
@@ -294,12 +294,13 @@ pub fn run_sequential(
     start: &GameState,
     config: &Config,
     design: Design,
+    question: Question,
     on_game: &(dyn Fn() + Sync),
     on_look: &dyn Fn(&Sequential),
     stop: &Arc<AtomicBool>,
 ) -> (Vec<GameResult>, Sequential) {
     let cap = config.games.div_ceil(2) * 2;
-    let mut test = Sequential::new(design, cap);
+    let mut test = Sequential::new(design, cap).asking(question);
     let mut kept: Vec<GameResult> = Vec::new();
     let mut seen: std::collections::HashSet<Vec<Action>> = std::collections::HashSet::new();
     let first = start.turn();

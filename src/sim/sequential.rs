@@ -27,7 +27,10 @@
 //!
 //! The verdict: *balanced* when both edges settle inside; *player N
 //! ahead* when an edge settles outside; *uncertain* when the cap comes
-//! first. With α = β = 0.05 at each edge, a level whose first player
+//! first. A check that needs only one edge's answer (the balance check's
+//! second pairing, once the first has called a player ahead: only whether
+//! this pairing agrees is left to learn) asks a [`Question`] of that edge
+//! alone and stops when it settles. With α = β = 0.05 at each edge, a level whose first player
 //! scores at most 55% (at least 45%) is called unbalanced at that edge at
 //! most 5% of the time, and one at 65% or more (35% or less) is called
 //! balanced at most 5% of the time; a test drives the rule with synthetic
@@ -201,6 +204,21 @@ pub enum Edge {
     Outside,
 }
 
+/// What a sequential check asks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Question {
+    /// Where the first player's score lies: within the band, or past
+    /// which edge.
+    #[default]
+    Verdict,
+    /// Only whether the first player is ahead: the upper edge settling
+    /// inside ends the check too.
+    FirstAhead,
+    /// Only whether the second player is ahead: the lower edge settling
+    /// inside ends the check too.
+    SecondAhead,
+}
+
 /// Where a sequential check stands, or what it concluded.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Decision {
@@ -212,6 +230,12 @@ pub enum Decision {
     FirstAhead,
     /// The lower edge settled outside: the second player is ahead.
     SecondAhead,
+    /// The upper edge settled inside, and the check asked only whether
+    /// the first player is ahead ([`Question::FirstAhead`]): not ahead.
+    NotFirstAhead,
+    /// The lower edge settled inside, and the check asked only whether
+    /// the second player is ahead: not ahead.
+    NotSecondAhead,
     /// The cap came before the test settled.
     Uncertain,
 }
@@ -226,6 +250,8 @@ impl Decision {
             Decision::Balanced => "balanced",
             Decision::FirstAhead => "first player ahead",
             Decision::SecondAhead => "second player ahead",
+            Decision::NotFirstAhead => "first player not ahead",
+            Decision::NotSecondAhead => "second player not ahead",
             Decision::Uncertain => "uncertain at the cap",
         }
     }
@@ -239,6 +265,8 @@ pub struct Sequential {
     pub design: Design,
     /// The most games it plays before it is *uncertain*.
     pub cap: u32,
+    /// What it asks: the verdict, or one edge's answer alone.
+    pub question: Question,
     /// The distinct pairs counted.
     pub pairs: Pentanomial,
     /// Pairs played that copied earlier games and were not counted.
@@ -263,6 +291,7 @@ impl Sequential {
         Sequential {
             design,
             cap,
+            question: Question::Verdict,
             pairs: Pentanomial::default(),
             copies: 0,
             games: 0,
@@ -271,6 +300,12 @@ impl Sequential {
             llr: [0.0; 2],
             decision: Decision::Open,
         }
+    }
+
+    /// The same check asking `question`.
+    #[must_use]
+    pub fn asking(self, question: Question) -> Sequential {
+        Sequential { question, ..self }
     }
 
     /// Whether the check has its answer (or reached its cap).
@@ -317,6 +352,8 @@ impl Sequential {
             (Edge::Outside, _) => Decision::FirstAhead,
             (_, Edge::Outside) => Decision::SecondAhead,
             (Edge::Inside, Edge::Inside) => Decision::Balanced,
+            (Edge::Inside, _) if self.question == Question::FirstAhead => Decision::NotFirstAhead,
+            (_, Edge::Inside) if self.question == Question::SecondAhead => Decision::NotSecondAhead,
             _ => Decision::Open,
         };
     }
@@ -351,7 +388,9 @@ impl Sequential {
             Decision::Balanced => Some(Leaning::Even),
             Decision::FirstAhead => Some(Leaning::Ahead(first)),
             Decision::SecondAhead => Some(Leaning::Ahead(first.other())),
-            Decision::Open | Decision::Uncertain => None,
+            // One edge's answer places the score on neither side of the
+            // band's other edge.
+            Decision::Open | Decision::Uncertain | Decision::NotFirstAhead | Decision::NotSecondAhead => None,
         }
     }
 }
