@@ -518,3 +518,29 @@ fn selfplay_traces_the_first_players_score_up_the_ladder() {
         .assert()
         .code(2);
 }
+
+/// `selfplay --head-to-head`: agent A against agent B, stopped by the
+/// sequential test on A's score: medium beats easy on `open` within a
+/// dozen pairs; easy against itself does not beat itself; the test needs
+/// two agents.
+#[test]
+fn selfplay_head_to_head_says_whether_a_beats_b() {
+    let output = pushcrate()
+        .args(["selfplay", "@default", "--level", "open", "--agents", "medium,easy", "--head-to-head"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let level = &report["levels"][0];
+    assert_eq!(level["verdict"], "beats");
+    assert_eq!(level["sequential"]["question"], "first-ahead");
+    assert!(level["games"].as_u64().unwrap() <= 24, "{level}");
+    assert!(level["agent_a_score"]["low"].as_f64().unwrap() > 0.6);
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "open", "--agents", "easy,easy", "--head-to-head"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("A does not beat B"));
+    pushcrate().args(["selfplay", "@default", "--level", "open", "--head-to-head"]).assert().code(2);
+}

@@ -144,7 +144,7 @@ fn decision(decision: Decision) -> &'static str {
     }
 }
 
-fn sequential(test: &Sequential) -> Value {
+pub(super) fn sequential(test: &Sequential) -> Value {
     json!({
         "design": { "alpha": test.design.alpha, "beta": test.design.beta, "width": test.design.width },
         "cap": test.cap,

@@ -70,6 +70,12 @@ pub struct SelfPlayArgs {
     /// takes minutes.
     #[arg(long, conflicts_with_all = ["agents", "save_stalls"])]
     pub skill_trace: bool,
+    /// Instead of the balance check, agent A against agent B (`--agents
+    /// A,B`) head to head: a sequential test on A's score over the
+    /// colour-swapped pairs says whether A beats B, scoring above 60%
+    /// (α = β = 5% at 55% and 65%), within `--cap` games.
+    #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace", "save_stalls"])]
+    pub head_to_head: bool,
 }
 
 /// The most games one self-play run plays per level.
@@ -110,6 +116,9 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     }
     if args.skill_trace {
         return skill_trace_command(args, &levels, pack.rules);
+    }
+    if let (true, Some(agents)) = (args.head_to_head, args.agents) {
+        return head_to_head_command(args, agents, &levels, pack.rules);
     }
     let single = args.agents.map(|agents| [agents]);
     let plan = match &single {
@@ -467,6 +476,122 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
 }
 
 /// `selfplay --skill-trace`: each level's trace, a line a strength.
+/// What a head-to-head test concluded, as reports name it.
+fn head_to_head_verdict(test: &sim::Sequential) -> &'static str {
+    match test.decision {
+        sim::Decision::FirstAhead => "beats",
+        sim::Decision::NotFirstAhead | sim::Decision::Balanced | sim::Decision::SecondAhead => {
+            "does-not-beat"
+        }
+        sim::Decision::NotSecondAhead | sim::Decision::Uncertain | sim::Decision::Open => "uncertain",
+    }
+}
+
+fn head_to_head_command(
+    args: &SelfPlayArgs,
+    agents: [Agent; 2],
+    levels: &[crate::level::Level],
+    rules: crate::rules::Rules,
+) -> anyhow::Result<u8> {
+    let config = Config {
+        agents,
+        games: args.cap,
+        seed: args.seed,
+        max_actions: args.max_actions,
+        threads: args.threads,
+        opening: args.opening,
+        sequential: Some(sim::Design::DEFAULT),
+    };
+    let names = agents.map(Agent::label);
+    let stop = super::stop_on_ctrl_c();
+    let mut results = Vec::new();
+    for level in levels {
+        let start: GameState =
+            level.start_state(rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
+        let bar = super::progress_bar(
+            u64::from(args.cap.div_ceil(2) * 2),
+            "{msg} [{bar:30}] {pos}/{len} games at most",
+        );
+        bar.set_message(level.id.clone());
+        let look = |test: &sim::Sequential| {
+            let (low, high) = test.pairs.interval();
+            bar.set_message(format!(
+                "{}: A scores {} [{}–{}]",
+                level.id,
+                pct(test.pairs.mean()),
+                pct(low),
+                pct(high)
+            ));
+        };
+        let (games, test) =
+            sim::head_to_head(&start, &config, sim::Design::DEFAULT, &|| bar.inc(1), &look, &stop);
+        bar.finish_and_clear();
+        let report =
+            Report::new(&level.id, names.clone(), start.turn(), &games, stop.load(Ordering::Relaxed));
+        results.push((level.id.clone(), report, test));
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    let interrupted = stop.load(Ordering::Relaxed);
+    match args.format {
+        OutputFormat::Json => {
+            let levels: Vec<serde_json::Value> = results
+                .iter()
+                .map(|(id, report, test)| {
+                    let (low, high) = test.pairs.interval();
+                    serde_json::json!({
+                        "level": id,
+                        "agents": report.agents,
+                        "games": test.games,
+                        "agent_a_score": { "rate": test.pairs.mean(), "low": low, "high": high },
+                        "verdict": head_to_head_verdict(test),
+                        "sequential": super::report::sequential(test),
+                        "report": super::report::run_report(report),
+                    })
+                })
+                .collect();
+            out(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(
+                    &serde_json::json!({ "levels": levels, "interrupted": interrupted })
+                )?
+            ))?;
+        }
+        OutputFormat::Text => {
+            let mut text = String::new();
+            for (id, report, test) in &results {
+                let (low, high) = test.pairs.interval();
+                let verdict = match head_to_head_verdict(test) {
+                    "beats" => "A beats B: its score settled above 60%",
+                    "does-not-beat" => "A does not beat B: its score settled at or below 60%",
+                    _ => "uncertain: the test did not settle within its cap",
+                };
+                text += &format!(
+                    "level `{}`: head to head, A = {} against B = {}\n  A scores {} [{}–{}] over {} games ({} distinct pairs; A won {}, B won {}, {} drawn or stalled)\n  {verdict}\n",
+                    clean(id),
+                    report.agents[0],
+                    report.agents[1],
+                    pct(test.pairs.mean()),
+                    pct(low),
+                    pct(high),
+                    test.games,
+                    test.pairs.pairs(),
+                    report.wins_by_agent[0],
+                    report.wins_by_agent[1],
+                    report.games - report.wins_by_agent[0] - report.wins_by_agent[1],
+                );
+            }
+            out(&text)?;
+        }
+    }
+    if interrupted {
+        err("interrupted: the report above is partial\n");
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(EXIT_OK)
+}
+
 fn skill_trace_command(
     args: &SelfPlayArgs,
     levels: &[crate::level::Level],

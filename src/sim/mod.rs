@@ -284,11 +284,12 @@ fn half_points(result: &GameResult, first: Player) -> u8 {
 
 /// Plays a run of `config`'s agents from `start` in colour-swapped pairs,
 /// in batches, until the sequential test of `design` has the answer to
-/// `question` or `config.games` games are played. Pairs are judged in index order and
-/// the games past the settling pair are discarded, so the run is the same
-/// whatever the number of threads. `on_game` is told of every finished
-/// game, `on_look` of the test after every batch; setting `stop` ends the
-/// run with the whole pairs finished so far.
+/// `question` or `config.games` games are played.  The test weighs the
+/// first player's points over each pair. Pairs are judged in index order
+/// and the games past the settling pair are discarded, so the run is the
+/// same whatever the number of threads. `on_game` is told of every
+/// finished game, `on_look` of the test after every batch; setting `stop`
+/// ends the run with the whole pairs finished so far.
 #[must_use]
 pub fn run_sequential(
     start: &GameState,
@@ -299,11 +300,62 @@ pub fn run_sequential(
     on_look: &dyn Fn(&Sequential),
     stop: &Arc<AtomicBool>,
 ) -> (Vec<GameResult>, Sequential) {
-    let cap = config.games.div_ceil(2) * 2;
-    let mut test = Sequential::new(design, cap).asking(question);
+    let first = start.turn();
+    let points = |a: &GameResult, b: &GameResult| half_points(a, first) + half_points(b, first);
+    run_pairs(
+        start,
+        config,
+        Sequential::new(design, pairs_cap(config)).asking(question),
+        &points,
+        on_game,
+        on_look,
+        stop,
+    )
+}
+
+/// Agent A against agent B head to head, stopped by a sequential test on
+/// agent A's points over each colour-swapped pair (it plays player 1 in the
+/// pair's first game, player 2 in its second) at the 60% edge: *A beats B*
+/// ([`Decision::FirstAhead`]) when A's score settles above it, *A does not
+/// beat B* ([`Decision::NotFirstAhead`], or [`Decision::Balanced`] and
+/// [`Decision::SecondAhead`], which say as much) when it settles at or
+/// below it, with the error rates of `design` (a score of 55% or less is
+/// called a win at most α of the time, one of 65% or more missed at most β
+/// of the time). How the ladder of named strengths is measured
+/// (docs/ai.md).
+#[must_use]
+pub fn head_to_head(
+    start: &GameState,
+    config: &Config,
+    design: Design,
+    on_game: &(dyn Fn() + Sync),
+    on_look: &dyn Fn(&Sequential),
+    stop: &Arc<AtomicBool>,
+) -> (Vec<GameResult>, Sequential) {
+    let points = |a: &GameResult, b: &GameResult| half_points(a, Player::One) + half_points(b, Player::Two);
+    let test = Sequential::new(design, pairs_cap(config)).asking(Question::FirstAhead);
+    run_pairs(start, config, test, &points, on_game, on_look, stop)
+}
+
+/// A run's cap in whole pairs' games.
+fn pairs_cap(config: &Config) -> u32 {
+    config.games.div_ceil(2) * 2
+}
+
+/// The loop of [`run_sequential`] and [`head_to_head`]: `points` gives the
+/// half points the test weighs for a pair's two games.
+fn run_pairs(
+    start: &GameState,
+    config: &Config,
+    mut test: Sequential,
+    points: &dyn Fn(&GameResult, &GameResult) -> u8,
+    on_game: &(dyn Fn() + Sync),
+    on_look: &dyn Fn(&Sequential),
+    stop: &Arc<AtomicBool>,
+) -> (Vec<GameResult>, Sequential) {
+    let cap = test.cap;
     let mut kept: Vec<GameResult> = Vec::new();
     let mut seen: std::collections::HashSet<Vec<Action>> = std::collections::HashSet::new();
-    let first = start.turn();
     let pool = pool(config.threads);
     let threads = pool.as_deref().map_or(1, rayon::ThreadPool::current_num_threads) as u32;
     // A pair per thread, at least two: a larger batch would play more
@@ -320,7 +372,7 @@ pub fn run_sequential(
         let mut results = results.into_iter();
         while let (Some(Some(a)), Some(Some(b))) = (results.next(), results.next()) {
             let copy = seen.contains(&a.actions) && seen.contains(&b.actions);
-            test.observe(half_points(&a, first) + half_points(&b, first), copy);
+            test.observe(points(&a, &b), copy);
             seen.insert(a.actions.clone());
             seen.insert(b.actions.clone());
             kept.push(a);
