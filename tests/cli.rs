@@ -465,13 +465,8 @@ fn balance_needs_verify() {
 /// few plain sentences drawn from the games and the race.
 #[test]
 fn selfplay_reports_where_games_were_decided() {
-    let output = pushcrate()
-        .args(["selfplay", "@default", "--level", "courtyard", "--agents", "medium,medium", "--games", "20"])
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report =
+        selfplay_json(&["@default", "--level", "courtyard", "--agents", "medium,medium", "--games", "20"]);
     let level = &report["levels"][0];
     let decisions = &level["decisions"];
     assert_eq!(decisions["games"], 20);
@@ -519,19 +514,20 @@ fn selfplay_traces_the_first_players_score_up_the_ladder() {
         .code(2);
 }
 
+/// The JSON report of a successful `selfplay` run with `args`.
+fn selfplay_json(args: &[&str]) -> serde_json::Value {
+    let output = pushcrate().arg("selfplay").args(args).args(["--format", "json"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// `selfplay --head-to-head`: agent A against agent B, stopped by the
 /// sequential test on A's score: medium beats easy on `open` within a
 /// dozen pairs; easy against itself does not beat itself; the test needs
 /// two agents.
 #[test]
 fn selfplay_head_to_head_says_whether_a_beats_b() {
-    let output = pushcrate()
-        .args(["selfplay", "@default", "--level", "open", "--agents", "medium,easy", "--head-to-head"])
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = selfplay_json(&["@default", "--level", "open", "--agents", "medium,easy", "--head-to-head"]);
     let level = &report["levels"][0];
     assert_eq!(level["verdict"], "beats");
     assert_eq!(level["sequential"]["question"], "first-ahead");

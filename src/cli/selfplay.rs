@@ -183,23 +183,15 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     }
     let interrupted = stop.load(Ordering::Relaxed);
     match args.format {
-        OutputFormat::Json => out(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "levels": checks.iter().map(super::report::balance_check).collect::<Vec<_>>(),
-                "interrupted": interrupted,
-            }))?
-        ))?,
+        OutputFormat::Json => {
+            out_levels_json(checks.iter().map(super::report::balance_check).collect(), interrupted)?
+        }
         OutputFormat::Text => {
             let text: String = checks.iter().map(check_text).collect();
             out(&text)?;
         }
     }
-    if interrupted {
-        err("interrupted: the report above is partial\n");
-        return Ok(EXIT_INTERRUPTED);
-    }
-    Ok(EXIT_OK)
+    Ok(exit_code(interrupted))
 }
 
 /// The sequential test as the progress line shows it: the first player's
@@ -476,6 +468,23 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
 }
 
 /// `selfplay --skill-trace`: each level's trace, a line a strength.
+/// Prints the JSON report of every mode of `selfplay`: an object per
+/// level, and whether the run was interrupted.
+fn out_levels_json(levels: Vec<serde_json::Value>, interrupted: bool) -> anyhow::Result<()> {
+    let report = serde_json::json!({ "levels": levels, "interrupted": interrupted });
+    out(&format!("{}\n", serde_json::to_string_pretty(&report)?))
+}
+
+/// The exit code of a run, saying so on standard error when it was
+/// interrupted (its report is then partial).
+fn exit_code(interrupted: bool) -> u8 {
+    if interrupted {
+        err("interrupted: the report above is partial\n");
+        return EXIT_INTERRUPTED;
+    }
+    EXIT_OK
+}
+
 /// What a head-to-head test concluded, as reports name it.
 fn head_to_head_verdict(test: &sim::Sequential) -> &'static str {
     match test.decision {
@@ -551,12 +560,7 @@ fn head_to_head_command(
                     })
                 })
                 .collect();
-            out(&format!(
-                "{}\n",
-                serde_json::to_string_pretty(
-                    &serde_json::json!({ "levels": levels, "interrupted": interrupted })
-                )?
-            ))?;
+            out_levels_json(levels, interrupted)?;
         }
         OutputFormat::Text => {
             let mut text = String::new();
@@ -585,11 +589,7 @@ fn head_to_head_command(
             out(&text)?;
         }
     }
-    if interrupted {
-        err("interrupted: the report above is partial\n");
-        return Ok(EXIT_INTERRUPTED);
-    }
-    Ok(EXIT_OK)
+    Ok(exit_code(interrupted))
 }
 
 fn skill_trace_command(
@@ -646,12 +646,7 @@ fn skill_trace_command(
                     })
                 })
                 .collect();
-            out(&format!(
-                "{}\n",
-                serde_json::to_string_pretty(
-                    &serde_json::json!({ "levels": levels, "interrupted": interrupted })
-                )?
-            ))?;
+            out_levels_json(levels, interrupted)?;
         }
         OutputFormat::Text => {
             let mut text = String::new();
