@@ -623,6 +623,18 @@ fn the_second_pairing_asks_only_what_can_change_the_verdict() {
         check.summary()
     );
     assert_eq!(second.upper, sim::Edge::Inside);
+    // A pairing that answered the one question says so in the summary.
+    let mut not_ahead = sim::Sequential::new(sim::Design::DEFAULT, 400).asking(sim::Question::FirstAhead);
+    // A mean of 37.5%: plainly under the upper edge, near the lower one.
+    for half_points in [1, 2].into_iter().cycle().take(60) {
+        if !not_ahead.is_settled() {
+            not_ahead.observe(half_points, false);
+        }
+    }
+    assert_eq!(not_ahead.decision, sim::Decision::NotFirstAhead);
+    let check = BalanceCheck::new("level", vec![first_ahead(), straddling().with_sequential(not_ahead)], None);
+    assert!(check.pairings_disagree && check.verdict == BalanceVerdict::Uncertain);
+    assert!(check.summary().contains("player 1 not ahead (all it was asked)"), "{}", check.summary());
     assert_eq!(games[1].len() as u32, second.games);
     assert!(check.pairings_disagree && check.verdict == BalanceVerdict::Uncertain, "{}", check.summary());
 }

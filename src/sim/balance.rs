@@ -19,8 +19,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
-    Config, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, SETTLE_BUDGET, SETTLE_DEPTH,
-    Sequential, run, run_sequential,
+    Config, Decision, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, SETTLE_BUDGET,
+    SETTLE_DEPTH, Sequential, run, run_sequential,
 };
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
@@ -478,10 +478,20 @@ fn score_text(report: &Report) -> String {
 }
 
 /// A run's side with its score: "player 1 ahead, 71.0% [58.0–82.0%]
-/// over 36 games", or for a run without a verdict where it leans:
+/// over 36 games"; for a run asked only whether a player is ahead, its
+/// answer: "player 1 not ahead (all it was asked), 42.9% [28.7–57.0%]
+/// over 42 games"; or for a run without a verdict where it leans:
 /// "uncertain after 36 games, leaning to player 1: 71.0% [58.0–82.0%]".
 fn run_side(report: &Report) -> String {
     let score = report.first_player_score;
+    let not_ahead = match report.sequential.map(|test| test.decision) {
+        Some(Decision::NotFirstAhead) => Some(report.first_player),
+        Some(Decision::NotSecondAhead) => Some(report.first_player.other()),
+        _ => None,
+    };
+    if let Some(player) = not_ahead {
+        return format!("{player} not ahead (all it was asked), {}", score_text(report));
+    }
     match report.leaning() {
         None if report.games > 0 => {
             let leaning = if score.rate > 0.5 {
