@@ -632,7 +632,8 @@ fn the_second_pairing_asks_only_what_can_change_the_verdict() {
         }
     }
     assert_eq!(not_ahead.decision, sim::Decision::NotFirstAhead);
-    let check = BalanceCheck::new("level", vec![first_ahead(), straddling().with_sequential(not_ahead)], None);
+    let check =
+        BalanceCheck::new("level", vec![first_ahead(), straddling().with_sequential(not_ahead)], None);
     assert!(check.pairings_disagree && check.verdict == BalanceVerdict::Uncertain);
     assert!(check.summary().contains("player 1 not ahead (all it was asked)"), "{}", check.summary());
     assert_eq!(games[1].len() as u32, second.games);
