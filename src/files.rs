@@ -213,6 +213,16 @@ pub fn read_pack(path: &Path) -> Result<PackFile, FileError> {
         let parsed = parse_pack(&text);
         return Ok(PackFile { name: name.to_owned(), text, parsed });
     }
+    if path.to_str().is_some_and(|p| p.starts_with('@')) && !path.exists() {
+        // A mistyped bundled name reads as a file that is not there.
+        return Err(FileError::Read {
+            path: shown(path),
+            cause: io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("no such file, and not a bundled pack (those are {BUNDLED} and {BUNDLED_FLAWED})"),
+            ),
+        });
+    }
     let name = shown(path);
     let bytes = match read_capped(path, MAX_FILE_BYTES)? {
         Capped::Whole(bytes) => bytes,

@@ -540,3 +540,17 @@ fn selfplay_head_to_head_says_whether_a_beats_b() {
         .stdout(predicate::str::contains("A does not beat B"));
     pushcrate().args(["selfplay", "@default", "--level", "open", "--head-to-head"]).assert().code(2);
 }
+
+/// Both bundled packs are named with `@`; a mistyped name says which
+/// names there are.
+#[test]
+fn bundled_packs_are_named_and_a_mistyped_name_says_which_exist() {
+    pushcrate()
+        .args(["check", "@default", "@flawed"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("checked 2 packs with 19 levels"));
+    pushcrate().args(["check", "@flaw"]).assert().code(2).stderr(
+        predicate::str::contains("cannot read @flaw").and(predicate::str::contains("@default and @flawed")),
+    );
+}
