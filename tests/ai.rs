@@ -223,7 +223,7 @@ fn agents_parse_and_print() {
     assert_eq!(deep, Agent::DEEP);
     assert_eq!(deep.label(), "deep (alphabeta:6:150000)");
     assert_eq!(deep.strength(), None);
-    assert_eq!(Agent::MASTER.label(), "master (alphabeta:6:1000000)");
+    assert_eq!(Agent::MASTER.label(), "master (alphabeta:8:3000000)");
     for bad in ["", "smart", "greedy:x", "alphabeta:1:2:3"] {
         assert!(bad.parse::<Agent>().is_err(), "{bad}");
     }

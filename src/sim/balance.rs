@@ -27,13 +27,14 @@ use crate::analysis::{Finding, FindingCode, LevelReport};
 use crate::rules::{GameState, Player};
 
 /// The pairings of the default balance check: expert against expert, and
-/// deep against deep, two turns deeper (master's depth on a seventh of its
-/// budget: master itself would make the check about four times slower).
+/// deep against deep, two turns deeper (master, two turns deeper still,
+/// would make the check about ten times slower).
 pub const STRONG_PAIRINGS: [[Agent; 2]; 2] = [[Agent::EXPERT, Agent::EXPERT], [Agent::DEEP, Agent::DEEP]];
 
-/// Master against master, about four times deep's cost: once the default
-/// check's referee, no longer, since it does not beat deep head to head
-/// (docs/ai.md). A plan may still name it.
+/// Master against master, about ten times deep's cost: once the default
+/// check's referee, no longer (at six turns it did not beat deep head to
+/// head; at eight it does, but its games would take the designer's wait
+/// far past minutes: docs/ai.md). A plan may still name it.
 pub const REFEREE: [Agent; 2] = [Agent::MASTER, Agent::MASTER];
 
 /// What a balance check plays: its pairings, and the pairing that settles
