@@ -20,7 +20,7 @@ const LEVELS: &[&str] = &["open", "maze", "serpent", "arena"];
 
 /// The start of a level of either bundled pack.
 fn start(id: &str) -> GameState {
-    let pack = [Pack::bundled(), Pack::bundled_flawed()].into_iter().find(|p| p.level(id).is_some()).unwrap();
+    let pack = Pack::bundled_with(id).unwrap();
     pack.level(id).unwrap().start_state(pack.rules).unwrap()
 }
 
@@ -88,7 +88,7 @@ fn random_playouts_100(bencher: Bencher, id: &str) {
 /// Static analysis of one level: every check but the bounded search.
 #[divan::bench(args = ["open", "maze", "crates", "arena"])]
 fn analyze_level_static(bencher: Bencher, id: &str) {
-    let pack = [Pack::bundled(), Pack::bundled_flawed()].into_iter().find(|p| p.level(id).is_some()).unwrap();
+    let pack = Pack::bundled_with(id).unwrap();
     let level = pack.level(id).unwrap().clone();
     let options = pushcrate::analysis::AnalysisOptions::default();
     bencher.bench(|| pushcrate::analysis::analyze_level(black_box(&level), pack.rules, &options));

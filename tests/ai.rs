@@ -13,7 +13,7 @@ use crate::support::{play, random_level};
 
 /// The start of a level of either bundled pack.
 fn bundled(id: &str) -> GameState {
-    let pack = [Pack::bundled(), Pack::bundled_flawed()].into_iter().find(|p| p.level(id).is_some()).unwrap();
+    let pack = Pack::bundled_with(id).unwrap();
     pack.level(id).unwrap().start_state(pack.rules).unwrap()
 }
 

@@ -151,7 +151,7 @@ fn a012_a_sure_first_pickup() {
     );
     let Some(pushcrate::analysis::Witness::Path { cells }) = &finding.witness else { panic!("no path") };
     assert_eq!(cells.iter().map(ToString::to_string).collect::<Vec<_>>(), ["c1", "c2", "c3"]);
-    let warned: Vec<String> = [Pack::bundled(), Pack::bundled_flawed()]
+    let warned: Vec<String> = Pack::bundled_both()
         .iter()
         .flat_map(|pack| {
             pack.levels.iter().filter(|l| {

@@ -60,7 +60,7 @@ fn the_default_pack_has_the_levels_the_game_needs() {
     assert_eq!(*state.rules(), pushcrate::rules::Rules::default());
     // The two bundled packs together: boards of 5 to 11, crates of every
     // stage (the tests and the conformance suite draw on both).
-    let both = [Pack::bundled(), Pack::bundled_flawed()];
+    let both = Pack::bundled_both();
     let levels = || both.iter().flat_map(|p| &p.levels);
     let sizes: Vec<(u8, u8)> = levels().map(|l| (l.width, l.height)).collect();
     assert!(sizes.contains(&(5, 5)) && sizes.contains(&(7, 7)) && sizes.contains(&(11, 11)));

@@ -15,7 +15,7 @@ fn stored() -> BTreeMap<String, Vec<u64>> {
 #[test]
 fn bundled_levels_match_stored_counts() {
     let stored = stored();
-    let packs = [Pack::bundled(), Pack::bundled_flawed()];
+    let packs = Pack::bundled_both();
     let levels: Vec<_> =
         packs.iter().flat_map(|pack| pack.levels.iter().map(move |level| (pack, level))).collect();
     assert_eq!(stored.len(), levels.len(), "every level has stored counts");
@@ -61,9 +61,8 @@ fn perft_by_check(state: &pushcrate::rules::GameState, depth: u32) -> u64 {
 
 #[test]
 fn perft_agrees_with_checking_every_action() {
-    let packs = [Pack::bundled(), Pack::bundled_flawed()];
     for id in ["open", "maze", "crates", "tiny", "fortress"] {
-        let pack = packs.iter().find(|p| p.level(id).is_some()).unwrap();
+        let pack = Pack::bundled_with(id).unwrap();
         let state = pack.level(id).unwrap().start_state(pack.rules).unwrap();
         assert_eq!(perft_by_check(&state, 2), perft(&state, 2), "{id}");
     }

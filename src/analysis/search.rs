@@ -438,7 +438,7 @@ mod tests {
 
     #[test]
     fn crate_actions_counts_as_the_sorted_list_does() {
-        let packs = [crate::level::Pack::bundled(), crate::level::Pack::bundled_flawed()];
+        let packs = crate::level::Pack::bundled_both();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let mut compared = 0;
         for (pack, level) in packs.iter().flat_map(|p| p.levels.iter().map(move |l| (p, l))) {

@@ -84,7 +84,7 @@ fn suite_packs() -> Vec<SuitePack> {
     goals.first = Player::Two;
     sizes.push(goals);
     // Levels of both bundled packs, sizes 5 to 11, walls and crates.
-    let packs = [Pack::bundled(), Pack::bundled_flawed()];
+    let packs = Pack::bundled_both();
     let bundled: Vec<Level> = ["open", "crates", "courtyard", "arena", "maze", "tiny", "fortress"]
         .iter()
         .filter_map(|id| packs.iter().find_map(|p| p.level(id)).cloned())

@@ -467,7 +467,6 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-/// `selfplay --skill-trace`: each level's trace, a line a strength.
 /// Prints the JSON report of every mode of `selfplay`: an object per
 /// level, and whether the run was interrupted.
 fn out_levels_json(levels: Vec<serde_json::Value>, interrupted: bool) -> anyhow::Result<()> {
@@ -485,14 +484,17 @@ fn exit_code(interrupted: bool) -> u8 {
     EXIT_OK
 }
 
-/// What a head-to-head test concluded, as reports name it.
-fn head_to_head_verdict(test: &sim::Sequential) -> &'static str {
+/// What a head-to-head test concluded: its name in the JSON report, and
+/// the text report's sentence.
+fn head_to_head_verdict(test: &sim::Sequential) -> (&'static str, &'static str) {
     match test.decision {
-        sim::Decision::FirstAhead => "beats",
+        sim::Decision::FirstAhead => ("beats", "A beats B: its score settled above 60%"),
         sim::Decision::NotFirstAhead | sim::Decision::Balanced | sim::Decision::SecondAhead => {
-            "does-not-beat"
+            ("does-not-beat", "A does not beat B: its score settled at or below 60%")
         }
-        sim::Decision::NotSecondAhead | sim::Decision::Uncertain | sim::Decision::Open => "uncertain",
+        sim::Decision::NotSecondAhead | sim::Decision::Uncertain | sim::Decision::Open => {
+            ("uncertain", "uncertain: the test did not settle within its cap")
+        }
     }
 }
 
@@ -554,7 +556,7 @@ fn head_to_head_command(
                         "agents": report.agents,
                         "games": test.games,
                         "agent_a_score": { "rate": test.pairs.mean(), "low": low, "high": high },
-                        "verdict": head_to_head_verdict(test),
+                        "verdict": head_to_head_verdict(test).0,
                         "sequential": super::report::sequential(test),
                         "report": super::report::run_report(report),
                     })
@@ -566,11 +568,7 @@ fn head_to_head_command(
             let mut text = String::new();
             for (id, report, test) in &results {
                 let (low, high) = test.pairs.interval();
-                let verdict = match head_to_head_verdict(test) {
-                    "beats" => "A beats B: its score settled above 60%",
-                    "does-not-beat" => "A does not beat B: its score settled at or below 60%",
-                    _ => "uncertain: the test did not settle within its cap",
-                };
+                let verdict = head_to_head_verdict(test).1;
                 text += &format!(
                     "level `{}`: head to head, A = {} against B = {}\n  A scores {} [{}–{}] over {} games ({} distinct pairs; A won {}, B won {}, {} drawn or stalled)\n  {verdict}\n",
                     clean(id),
@@ -592,6 +590,7 @@ fn head_to_head_command(
     Ok(exit_code(interrupted))
 }
 
+/// `selfplay --skill-trace`: each level's trace, a line a strength.
 fn skill_trace_command(
     args: &SelfPlayArgs,
     levels: &[crate::level::Level],

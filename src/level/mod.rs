@@ -254,4 +254,16 @@ impl Pack {
     pub fn bundled_flawed() -> Pack {
         format::parse_pack(FLAWED_PACK_TOML).pack.expect("the bundled flawed pack parses")
     }
+
+    /// Both bundled packs: the showcase, then the flawed levels.
+    #[must_use]
+    pub fn bundled_both() -> [Pack; 2] {
+        [Pack::bundled(), Pack::bundled_flawed()]
+    }
+
+    /// The bundled pack that holds level `id`, if either does.
+    #[must_use]
+    pub fn bundled_with(id: &str) -> Option<Pack> {
+        Pack::bundled_both().into_iter().find(|pack| pack.level(id).is_some())
+    }
 }

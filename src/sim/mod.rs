@@ -284,7 +284,7 @@ fn half_points(result: &GameResult, first: Player) -> u8 {
 
 /// Plays a run of `config`'s agents from `start` in colour-swapped pairs,
 /// in batches, until the sequential test of `design` has the answer to
-/// `question` or `config.games` games are played.  The test weighs the
+/// `question` or `config.games` games are played. The test weighs the
 /// first player's points over each pair. Pairs are judged in index order
 /// and the games past the settling pair are discarded, so the run is the
 /// same whatever the number of threads. `on_game` is told of every

@@ -30,11 +30,12 @@
 //! first. A check that needs only one edge's answer (the balance check's
 //! second pairing, once the first has called a player ahead: only whether
 //! this pairing agrees is left to learn) asks a [`Question`] of that edge
-//! alone and stops when it settles. With α = β = 0.05 at each edge, a level whose first player
-//! scores at most 55% (at least 45%) is called unbalanced at that edge at
-//! most 5% of the time, and one at 65% or more (35% or less) is called
-//! balanced at most 5% of the time; a test drives the rule with synthetic
-//! streams of pairs and checks it (docs/ai.md records the games needed).
+//! alone and stops when it settles. With α = β = 0.05 at each edge, a
+//! level whose first player scores at most 55% (at least 45%) is called
+//! unbalanced at that edge at most 5% of the time, and one at 65% or more
+//! (35% or less) is called balanced at most 5% of the time; a test drives
+//! the rule with synthetic streams of pairs and checks it (docs/ai.md
+//! records the games needed).
 
 use super::Leaning;
 use crate::rules::Player;
