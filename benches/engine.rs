@@ -163,6 +163,48 @@ fn alphabeta_depth_5_table_bits(bencher: Bencher, bits: u32) {
     bench_search(bencher, start("open"), limits, bits);
 }
 
+/// The first twenty decisions of a game between two `deep` searchers (six
+/// turns, 150,000 positions, seeded, each keeping its table from decision
+/// to decision as in a balance check) from the start of a level. `plain`
+/// is the search as it was: every action generated before the table's
+/// move is searched, each action's rank worked out at every comparison,
+/// the sole-path cells worked out afresh at every node, and each player's
+/// steps home counted by a search of its own. Both visit the same
+/// positions in the same order (a test checks it). The counter is
+/// positions searched.
+#[divan::bench(
+    args = ["open", "open plain", "arena", "arena plain", "courtyard", "courtyard plain"],
+    sample_count = 3,
+    sample_size = 1
+)]
+fn deep_game_20_decisions(bencher: Bencher, arg: &str) {
+    use pushcrate::ai::{AlphaBeta, Evaluator, Game, Limits, PlainRaceEvaluator, RaceEvaluator};
+    fn game<E: Evaluator>(state: GameState, seats: [AlphaBeta<E>; 2]) -> u64 {
+        let mut seats = seats;
+        let (mut state, mut history, mut nodes) = (state, Vec::new(), 0);
+        while !state.is_over() && history.len() < 20 {
+            let seat = &mut seats[state.turn().index()];
+            seat.set_history(&history);
+            let (action, _) = seat.best(&state).expect("the game goes on");
+            nodes += seat.nodes();
+            history.push(state.key());
+            state.apply(action);
+        }
+        nodes
+    }
+    let (id, plain) = arg.split_once(' ').map_or((arg, false), |(id, _)| (id, true));
+    let state = start(id);
+    let limits = Limits { depth: 6, nodes: 150_000, time: None };
+    let play = || {
+        if plain {
+            game(state, [1, 2].map(|seed| AlphaBeta::new(PlainRaceEvaluator, limits).seeded(seed).plain()))
+        } else {
+            game(state, [1, 2].map(|seed| AlphaBeta::new(RaceEvaluator, limits).seeded(seed)))
+        }
+    };
+    bencher.counter(ItemsCount::new(play())).bench_local(|| black_box(play()));
+}
+
 /// A balance run: 2,400 greedy games of one level on both cores.
 #[divan::bench(args = ["open", "maze"], sample_count = 3)]
 fn balance_run_2400_greedy(bencher: Bencher, id: &str) {

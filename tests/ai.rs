@@ -189,6 +189,81 @@ fn a_search_out_of_positions_keeps_what_its_last_iteration_found() {
     assert!(improved > 0, "no unfinished iteration changed the answer");
 }
 
+/// The evaluation finds both players' steps to bring the flag home with one
+/// search from the flag; each must be what the step count of one player
+/// alone gives, in random games of every bundled level and of random
+/// levels (pickups, carriers, crates cutting the way and breaking).
+#[test]
+fn both_players_steps_are_each_players_steps() {
+    use pushcrate::ai::{flag_steps, flag_steps_both};
+    use rand::SeedableRng;
+    let mut starts: Vec<GameState> = Pack::bundled_both()
+        .iter()
+        .flat_map(|pack| pack.levels.iter().map(|level| level.start_state(pack.rules).unwrap()))
+        .collect();
+    starts.extend((0..20).map(crate::support::random_start));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let (mut checked, mut carried, mut through_crates) = (0, 0, 0);
+    for start in starts {
+        for _ in 0..20 {
+            let mut state = start;
+            while !state.is_over() && state.actions_played() < 120 {
+                let both = flag_steps_both(&state);
+                for player in Player::BOTH {
+                    assert_eq!(both[player], flag_steps(&state, player), "{player:?} in {state:?}");
+                }
+                checked += 1;
+                carried += usize::from(state.carrier().is_some());
+                let region = pushcrate::rules::Bitboard::fill(state.flag().into(), state.open());
+                through_crates += usize::from(Player::BOTH.iter().any(|&p| !region.has(state.position(p))));
+                let action = crate::support::mostly_a_move(&state.actions(), &mut rng);
+                state.apply(action);
+            }
+        }
+    }
+    assert!(
+        checked > 10_000 && carried > 1_000 && through_crates > 100,
+        "{checked} positions, {carried} with the flag carried, {through_crates} with crates between a player and the flag"
+    );
+}
+
+/// The search tries the table's move before generating the other actions,
+/// works each action's rank out once, remembers the sole-path cells and
+/// counts both players' steps home in one search; the plain search does
+/// none of these.
+/// Both must search the same positions in the same order: through whole
+/// games of both bundled packs, seeded and node-limited as the balance
+/// check's agents are, every decision has the same action, value and
+/// number of positions, and the tables carried from decision to decision
+/// stay the same.
+#[test]
+fn the_search_visits_what_the_plain_search_visits() {
+    let mut decisions = 0;
+    for (id, depth, nodes) in
+        [("open", 4, 40_000), ("crates", 6, 20_000), ("arena", 4, 15_000), ("maze", 6, 30_000)]
+    {
+        let limits = Limits { depth, nodes, time: None };
+        let mut fast = [0, 1].map(|seat| AlphaBeta::new(RaceEvaluator, limits).seeded(seat));
+        let mut plain =
+            [0, 1].map(|seat| AlphaBeta::new(pushcrate::ai::PlainRaceEvaluator, limits).seeded(seat).plain());
+        let mut state = bundled(id);
+        let mut history = Vec::new();
+        while !state.is_over() && history.len() < 40 {
+            let seat = state.turn().index();
+            fast[seat].set_history(&history);
+            plain[seat].set_history(&history);
+            let got = fast[seat].best(&state);
+            let want = plain[seat].best(&state);
+            assert_eq!(got, want, "{id}, action {}", history.len());
+            assert_eq!(fast[seat].nodes(), plain[seat].nodes(), "{id}, action {}", history.len());
+            decisions += 1;
+            history.push(state.key());
+            state.apply(got.unwrap().0);
+        }
+    }
+    assert!(decisions > 100, "{decisions} decisions");
+}
+
 #[test]
 fn every_agent_plays_legal_actions_on_random_levels() {
     let agents: Vec<Agent> = ["easy", "medium", "hard", "greedy", "alphabeta:2:500", "mcts:50"]

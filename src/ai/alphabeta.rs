@@ -76,6 +76,43 @@ fn action_slot(action: Action) -> usize {
     }
 }
 
+/// What searching one action of a node leaves the node to do.
+enum Step {
+    /// Return this value: the search ran out of positions or time.
+    Return(i32),
+    /// The action cut the node off.
+    Cut,
+    /// Search the next action.
+    Next,
+}
+
+/// Orders `list` best first: the table's move, the ply's `killers`, then
+/// by the side's history scores `cutoffs`. Each action's rank is worked
+/// out once, before the sort; the sort compares the same ranks as it
+/// would if it worked them out at each comparison, so the order is the
+/// same.
+fn order_by(
+    list: &mut [Action],
+    tt_move: Option<Action>,
+    killers: [Option<Action>; 2],
+    cutoffs: &[u32; ACTION_SLOTS],
+) {
+    let mut rank = [0u32; ACTION_SLOTS];
+    for &action in list.iter() {
+        let slot = action_slot(action);
+        rank[slot] = if Some(action) == tt_move {
+            u32::MAX
+        } else if Some(action) == killers[0] {
+            u32::MAX - 1
+        } else if Some(action) == killers[1] {
+            u32::MAX - 2
+        } else {
+            cutoffs[slot].min(u32::MAX - 3)
+        };
+    }
+    list.sort_unstable_by_key(|&action| std::cmp::Reverse(rank[action_slot(action)]));
+}
+
 /// Limits on one decision.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -110,6 +147,10 @@ pub struct AlphaBeta<E> {
     killers: Vec<[Option<Action>; 2]>,
     /// Per player and action, how much cutting off it has done.
     cutoffs: Box<[[u32; ACTION_SLOTS]; 2]>,
+    /// Search as before the table's move was tried first, the ranks worked
+    /// out once and the sole-path cells remembered: the reference of the
+    /// benchmarks and tests.
+    plain: bool,
 }
 
 /// A leaf's value `ply` actions from the root: sooner wins score higher,
@@ -169,6 +210,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             line: Vec::new(),
             killers: Vec::new(),
             cutoffs: Box::new([[0; ACTION_SLOTS]; 2]),
+            plain: false,
         }
     }
 
@@ -188,6 +230,18 @@ impl<E: Evaluator> AlphaBeta<E> {
     #[must_use]
     pub fn cancellable(mut self, cancel: Arc<AtomicBool>) -> AlphaBeta<E> {
         self.cancel = Some(cancel);
+        self
+    }
+
+    /// The same searcher, searching as it did before the table's move was
+    /// tried ahead of generating the others and the sole-path cells were
+    /// remembered: the same positions, values and actions, more slowly
+    /// (with [`super::PlainRaceEvaluator`], the search as it was). The reference that benchmarks measure the
+    /// search against, and tests compare it with.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn plain(mut self) -> AlphaBeta<E> {
+        self.plain = true;
         self
     }
 
@@ -267,35 +321,97 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
         }
         let original_alpha = alpha;
-        let mut actions = state.actions();
-        let list = actions.as_mut_slice();
-        self.order(list, tt_move, state, ply);
-        let mut best_value = -i32::MAX;
-        let mut best_move = None;
-        for &action in list.iter() {
-            let mut child = *state;
-            child.apply(action);
-            let value = if child.to_move() == state.to_move() {
-                self.negamax(&child, depth, alpha, beta, ply + 1)
-            } else {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-            };
-            if self.stop {
-                return best_value.max(value);
-            }
-            if value > best_value {
-                best_value = value;
-                best_move = Some(action);
-            }
-            alpha = alpha.max(value);
-            if alpha >= beta {
-                self.cut_off(action, state, depth, ply);
-                break;
-            }
-            if self.out_of_limits() {
-                return best_value;
+        let mut best = (-i32::MAX, None);
+        let side = state.to_move().index();
+        // The table's move comes first in the order, and it often cuts the
+        // node off: it is searched before the other actions are generated,
+        // and they are generated (and ordered by the history scores as they
+        // stood before it, so that the order is the same) only when it did
+        // not.
+        let mut history_before = None;
+        if !self.plain
+            && let Some(first) = tt_move
+        {
+            let before = self.cutoffs[side];
+            match self.search_action(state, first, depth, &mut alpha, beta, ply, &mut best) {
+                Step::Return(value) => return value,
+                Step::Cut => return self.store(slot, state, depth, ply, original_alpha, beta, best),
+                Step::Next => history_before = Some(before),
             }
         }
+        let mut actions = if self.plain { state.legal_actions_unremembered() } else { state.actions() };
+        let list = actions.as_mut_slice();
+        let killers = self.killers.get(ply as usize).copied().unwrap_or_default();
+        let rest = if let Some(history) = &history_before {
+            order_by(list, tt_move, killers, history);
+            debug_assert_eq!(list.first().copied(), tt_move, "the table's move is legal here");
+            &list[1..]
+        } else if self.plain {
+            self.order_plain(list, tt_move, state, ply);
+            &list[..]
+        } else {
+            order_by(list, tt_move, killers, &self.cutoffs[side]);
+            &list[..]
+        };
+        for &action in rest {
+            match self.search_action(state, action, depth, &mut alpha, beta, ply, &mut best) {
+                Step::Return(value) => return value,
+                Step::Cut => break,
+                Step::Next => {}
+            }
+        }
+        self.store(slot, state, depth, ply, original_alpha, beta, best)
+    }
+
+    /// Searches one action of a node, raising `alpha` and `best`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_action(
+        &mut self,
+        state: &GameState,
+        action: Action,
+        depth: u32,
+        alpha: &mut i32,
+        beta: i32,
+        ply: u32,
+        best: &mut (i32, Option<Action>),
+    ) -> Step {
+        let mut child = *state;
+        child.apply(action);
+        let value = if child.to_move() == state.to_move() {
+            self.negamax(&child, depth, *alpha, beta, ply + 1)
+        } else {
+            -self.negamax(&child, depth - 1, -beta, -*alpha, ply + 1)
+        };
+        if self.stop {
+            return Step::Return(best.0.max(value));
+        }
+        if value > best.0 {
+            *best = (value, Some(action));
+        }
+        *alpha = (*alpha).max(value);
+        if *alpha >= beta {
+            self.cut_off(action, state, depth, ply);
+            return Step::Cut;
+        }
+        if self.out_of_limits() {
+            return Step::Return(best.0);
+        }
+        Step::Next
+    }
+
+    /// Stores a searched node's value in the table and returns it.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        slot: usize,
+        state: &GameState,
+        depth: u32,
+        ply: u32,
+        original_alpha: i32,
+        beta: i32,
+        (best_value, best_move): (i32, Option<Action>),
+    ) -> i32 {
         let bound = if best_value <= original_alpha {
             Bound::Upper
         } else if best_value >= beta {
@@ -313,9 +429,12 @@ impl<E: Evaluator> AlphaBeta<E> {
         best_value
     }
 
-    /// Orders `list` best first: the table's move, the ply's killers, then
-    /// by history score.
-    fn order(&self, list: &mut [Action], tt_move: Option<Action>, state: &GameState, ply: u32) {
+    /// The order of [`order_by`], its rank worked out again at every
+    /// comparison, and every action generated before the first is
+    /// searched: the search as it was, kept as the reference that the
+    /// faster one is measured and tested against (the same order, the
+    /// same positions, the same values).
+    fn order_plain(&self, list: &mut [Action], tt_move: Option<Action>, state: &GameState, ply: u32) {
         let killers = self.killers.get(ply as usize).copied().unwrap_or_default();
         let cutoffs = &self.cutoffs[state.to_move().index()];
         let rank = |action: Action| -> u32 {

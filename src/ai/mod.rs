@@ -30,7 +30,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub use crate::analysis::solve;
 pub use alphabeta::{AlphaBeta, Limits, minimax};
-pub use eval::{Evaluator, RaceEvaluator, WIN, WIN_BOUND, flag_steps};
+pub use eval::{Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_steps, flag_steps_both};
 pub use game::Game;
 pub use mcts::Mcts;
 

@@ -259,6 +259,41 @@ pub fn sole_path_cells(ends: &RouteEnds, open: Bitboard) -> Bitboard {
     mask
 }
 
+/// [`sole_path_cells`], remembered. The answer depends on the route ends
+/// and the open cells alone, and a search asks the same question again and
+/// again: a step or a jump moves no crate. Each thread keeps its last
+/// answers in a small table, each beside the whole question it answers, so
+/// an answer is only ever given to its own question.
+#[must_use]
+pub fn sole_path_cells_remembered(ends: &RouteEnds, open: Bitboard) -> Bitboard {
+    /// log2 of the table's entries (about 36 KiB a thread).
+    const BITS: u32 = 9;
+    #[derive(Clone, Copy)]
+    struct Answer {
+        ends: RouteEnds,
+        open: Bitboard,
+        sole: Bitboard,
+    }
+    thread_local! {
+        static ANSWERS: std::cell::RefCell<[Option<Answer>; 1 << BITS]> =
+            const { std::cell::RefCell::new([None; 1 << BITS]) };
+    }
+    let mix = (open.0 as u64) ^ ((open.0 >> 64) as u64).rotate_left(31) ^ ((ends.flag.index() as u64) << 57);
+    let slot = (mix.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BITS)) as usize;
+    ANSWERS.with(|answers| {
+        let mut answers = answers.borrow_mut();
+        if let Some(answer) = answers[slot]
+            && answer.open == open
+            && answer.ends == *ends
+        {
+            return answer.sole;
+        }
+        let sole = sole_path_cells(ends, open);
+        answers[slot] = Some(Answer { ends: *ends, open, sole });
+        sole
+    })
+}
+
 /// The cells of `open` with exactly two neighbours in `open`.
 fn two_neighbours(open: Bitboard) -> Bitboard {
     let n = open.shift(Dir::South);

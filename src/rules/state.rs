@@ -387,7 +387,7 @@ impl GameState {
     /// route that holds (docs/rules.md section 8).
     #[must_use]
     pub fn sole_path_cells(&self) -> Bitboard {
-        path::sole_path_cells(&self.route_ends(), self.open())
+        path::sole_path_cells_remembered(&self.route_ends(), self.open())
     }
 
     /// Cells on which a crate could be placed now, placements left aside.
@@ -467,6 +467,20 @@ impl GameState {
     /// Every legal action of the side to move, in generation order.
     #[must_use]
     pub fn legal_actions(&self) -> ActionList {
+        self.legal_actions_with(path::sole_path_cells_remembered)
+    }
+
+    /// [`GameState::legal_actions`] working the sole-path cells out afresh
+    /// each time rather than asking the thread's table of answers: the same
+    /// actions, the reference that benchmarks measure the table against.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn legal_actions_unremembered(&self) -> ActionList {
+        self.legal_actions_with(path::sole_path_cells)
+    }
+
+    #[inline]
+    fn legal_actions_with(&self, sole_path_cells: fn(&RouteEnds, Bitboard) -> Bitboard) -> ActionList {
         let mut list = ActionList::new();
         if self.outcome.is_some() {
             return list;
@@ -474,7 +488,7 @@ impl GameState {
         let me = self.turn;
         let here = self.pos[me];
         let opponent = self.pos[me.other()];
-        let sole = (self.placements[me] > 0).then(|| self.sole_path_cells());
+        let sole = (self.placements[me] > 0).then(|| sole_path_cells(&self.route_ends(), self.open()));
         let mut holding: Option<RouteSet> = None;
         for dir in Dir::ALL {
             let Some(target) = here.offset(dir).filter(|&c| self.floor.has(c)) else {
