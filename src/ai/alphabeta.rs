@@ -141,6 +141,9 @@ pub struct AlphaBeta<E> {
     cancel: Option<Arc<AtomicBool>>,
     /// Hashes of the game's earlier positions.
     history: std::collections::HashSet<u64>,
+    /// A bit per `key % 4096` of the history's keys: a key whose bit is
+    /// clear is not in the history, and most are looked up no further.
+    history_bits: Box<[u64; 64]>,
     /// Hashes of the positions on the line being searched, root first.
     line: Vec<u64>,
     /// Per ply, the last two actions that cut off a line there.
@@ -207,6 +210,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             rng: None,
             cancel: None,
             history: std::collections::HashSet::new(),
+            history_bits: Box::new([0; 64]),
             line: Vec::new(),
             killers: Vec::new(),
             cutoffs: Box::new([[0; ACTION_SLOTS]; 2]),
@@ -219,10 +223,15 @@ impl<E: Evaluator> AlphaBeta<E> {
     pub fn set_history(&mut self, history: &[u64]) {
         self.history.clear();
         self.history.extend(history.iter().copied());
+        self.history_bits.fill(0);
+        for &key in history {
+            self.history_bits[(key as usize >> 6) & 63] |= 1 << (key & 63);
+        }
     }
 
     fn repeats(&self, key: u64) -> bool {
-        self.history.contains(&key) || self.line.contains(&key)
+        let maybe_earlier = self.history_bits[(key as usize >> 6) & 63] & (1 << (key & 63)) != 0;
+        ((self.plain || maybe_earlier) && self.history.contains(&key)) || self.line.contains(&key)
     }
 
     /// The same searcher, giving up soon after `cancel` is set (with the

@@ -266,8 +266,9 @@ pub fn sole_path_cells(ends: &RouteEnds, open: Bitboard) -> Bitboard {
 /// an answer is only ever given to its own question.
 #[must_use]
 pub fn sole_path_cells_remembered(ends: &RouteEnds, open: Bitboard) -> Bitboard {
-    /// log2 of the table's entries (about 36 KiB a thread).
-    const BITS: u32 = 9;
+    /// log2 of the table's entries (about 288 KiB a thread, made on the
+    /// thread's first question).
+    const BITS: u32 = 12;
     #[derive(Clone, Copy)]
     struct Answer {
         ends: RouteEnds,
@@ -275,8 +276,7 @@ pub fn sole_path_cells_remembered(ends: &RouteEnds, open: Bitboard) -> Bitboard 
         sole: Bitboard,
     }
     thread_local! {
-        static ANSWERS: std::cell::RefCell<[Option<Answer>; 1 << BITS]> =
-            const { std::cell::RefCell::new([None; 1 << BITS]) };
+        static ANSWERS: std::cell::RefCell<Vec<Option<Answer>>> = std::cell::RefCell::new(vec![None; 1 << BITS]);
     }
     let mix = (open.0 as u64) ^ ((open.0 >> 64) as u64).rotate_left(31) ^ ((ends.flag.index() as u64) << 57);
     let slot = (mix.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BITS)) as usize;
