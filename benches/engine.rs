@@ -163,6 +163,26 @@ fn alphabeta_depth_5_table_bits(bencher: Bencher, bits: u32) {
     bench_search(bencher, start("open"), limits, bits);
 }
 
+/// Time to depth 5 in turns with no node limit from the start of `open`
+/// and of `arena`, the search now and the plain search (the reference,
+/// which visits the same positions), tables of 2^20 entries.
+#[divan::bench(args = ["open", "open plain", "arena", "arena plain"], sample_count = 3, sample_size = 1)]
+fn alphabeta_depth_5_against_plain(bencher: Bencher, arg: &str) {
+    use pushcrate::ai::{AlphaBeta, PlainRaceEvaluator, RaceEvaluator};
+    let (id, plain) = arg.split_once(' ').map_or((arg, false), |(id, _)| (id, true));
+    let state = start(id);
+    let limits = pushcrate::ai::Limits { depth: 5, nodes: u64::MAX, time: None };
+    if plain {
+        bencher
+            .with_inputs(|| AlphaBeta::with_table(PlainRaceEvaluator, limits, 20).plain())
+            .bench_local_values(|mut search| (search.best(black_box(&state)), search.nodes()));
+    } else {
+        bencher
+            .with_inputs(|| AlphaBeta::with_table(RaceEvaluator, limits, 20))
+            .bench_local_values(|mut search| (search.best(black_box(&state)), search.nodes()));
+    }
+}
+
 /// The first twenty decisions of a game between two `deep` searchers (six
 /// turns, 150,000 positions, seeded, each keeping its table from decision
 /// to decision as in a balance check) from the start of a level. `plain`
