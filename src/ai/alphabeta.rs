@@ -99,18 +99,29 @@ fn order_by(
 ) {
     let mut rank = [0u32; ACTION_SLOTS];
     for &action in list.iter() {
-        let slot = action_slot(action);
-        rank[slot] = if Some(action) == tt_move {
-            u32::MAX
-        } else if Some(action) == killers[0] {
-            u32::MAX - 1
-        } else if Some(action) == killers[1] {
-            u32::MAX - 2
-        } else {
-            cutoffs[slot].min(u32::MAX - 3)
-        };
+        rank[action_slot(action)] = rank_of(action, tt_move, killers, cutoffs);
     }
     list.sort_unstable_by_key(|&action| std::cmp::Reverse(rank[action_slot(action)]));
+}
+
+/// Where `action` comes in the order, higher first: the table's move, the
+/// ply's killers, then by the side's history score.
+#[inline]
+fn rank_of(
+    action: Action,
+    tt_move: Option<Action>,
+    killers: [Option<Action>; 2],
+    cutoffs: &[u32; ACTION_SLOTS],
+) -> u32 {
+    if Some(action) == tt_move {
+        u32::MAX
+    } else if Some(action) == killers[0] {
+        u32::MAX - 1
+    } else if Some(action) == killers[1] {
+        u32::MAX - 2
+    } else {
+        cutoffs[action_slot(action)].min(u32::MAX - 3)
+    }
 }
 
 /// Limits on one decision.
@@ -446,18 +457,7 @@ impl<E: Evaluator> AlphaBeta<E> {
     fn order_plain(&self, list: &mut [Action], tt_move: Option<Action>, state: &GameState, ply: u32) {
         let killers = self.killers.get(ply as usize).copied().unwrap_or_default();
         let cutoffs = &self.cutoffs[state.to_move().index()];
-        let rank = |action: Action| -> u32 {
-            if Some(action) == tt_move {
-                u32::MAX
-            } else if Some(action) == killers[0] {
-                u32::MAX - 1
-            } else if Some(action) == killers[1] {
-                u32::MAX - 2
-            } else {
-                cutoffs[action_slot(action)].min(u32::MAX - 3)
-            }
-        };
-        list.sort_unstable_by_key(|&action| std::cmp::Reverse(rank(action)));
+        list.sort_unstable_by_key(|&action| std::cmp::Reverse(rank_of(action, tt_move, killers, cutoffs)));
     }
 
     /// Remembers that `action` cut off a line `depth` turns deep at `ply`.
