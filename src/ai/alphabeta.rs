@@ -343,29 +343,45 @@ impl<E: Evaluator> AlphaBeta<E> {
         let original_alpha = alpha;
         let mut best = (-i32::MAX, None);
         let side = state.to_move().index();
-        // The table's move comes first in the order, and it often cuts the
-        // node off: it is searched before the other actions are generated,
-        // and they are generated (and ordered by the history scores as they
-        // stood before it, so that the order is the same) only when it did
-        // not.
+        let killers = self.killers.get(ply as usize).copied().unwrap_or_default();
+        // The table's move and the ply's killers come first in the order,
+        // and they often cut the node off: they are searched before the
+        // other actions are generated (a killer only where it is legal
+        // here), and the others are generated, and ordered by the history
+        // scores as they stood before the first was searched so that the
+        // order is the same, only when none of them did.
+        let mut searched = [None; 3];
+        let mut early = 0;
         let mut history_before = None;
-        if !self.plain
-            && let Some(first) = tt_move
-        {
-            let before = self.cutoffs[side];
-            match self.search_action(state, first, depth, &mut alpha, beta, ply, &mut best) {
-                Step::Return(value) => return value,
-                Step::Cut => return self.store(slot, state, depth, ply, original_alpha, beta, best),
-                Step::Next => history_before = Some(before),
+        if !self.plain {
+            for candidate in [tt_move, killers[0], killers[1]] {
+                let Some(action) = candidate else { continue };
+                if searched[..early].contains(&candidate)
+                    || (candidate != tt_move && state.check(action).is_err())
+                {
+                    continue;
+                }
+                if history_before.is_none() {
+                    history_before = Some(self.cutoffs[side]);
+                }
+                match self.search_action(state, action, depth, &mut alpha, beta, ply, &mut best) {
+                    Step::Return(value) => return value,
+                    Step::Cut => return self.store(slot, state, depth, ply, original_alpha, beta, best),
+                    Step::Next => {}
+                }
+                searched[early] = candidate;
+                early += 1;
             }
         }
         let mut actions = if self.plain { state.legal_actions_unremembered() } else { state.actions() };
         let list = actions.as_mut_slice();
-        let killers = self.killers.get(ply as usize).copied().unwrap_or_default();
         let rest = if let Some(history) = &history_before {
             order_by(list, tt_move, killers, history);
-            debug_assert_eq!(list.first().copied(), tt_move, "the table's move is legal here");
-            &list[1..]
+            debug_assert!(
+                list.iter().zip(&searched[..early]).all(|(&a, &s)| Some(a) == s),
+                "the actions searched first head the order"
+            );
+            &list[early..]
         } else if self.plain {
             self.order_plain(list, tt_move, state, ply);
             &list[..]
