@@ -76,7 +76,9 @@ fn steps_to_each<const N: usize>(open: Bitboard, from: Bitboard, targets: [Bitbo
 /// [`flag_steps`] gives for each, with one search from the flag for the
 /// legs that begin or end there. Steps go both ways, so the steps from a
 /// player to the flag are the steps from the flag to the player, over the
-/// same open cells (both the player's and the flag's cells are open).
+/// same open cells (both the player's and the flag's cells are open). A
+/// carrier stands on the flag's cell, so its leg home is the search's leg
+/// from the flag to its goals.
 #[must_use]
 pub fn flag_steps_both(state: &GameState) -> ByPlayer<u32> {
     let open = state.open();
@@ -98,7 +100,8 @@ pub fn flag_steps_both(state: &GameState) -> ByPlayer<u32> {
         let player = Player::BOTH[i];
         let cell = Bitboard::from_cell(here[i]);
         if state.carrier() == Some(player) {
-            or_floor(steps(open | cell, cell, goals[i]), cell, goals[i])
+            debug_assert_eq!(here[i], flag, "the flag is carried on its carrier's cell");
+            or_floor(from_flag[2 * i + 1], cell, goals[i])
         } else {
             let flag = Bitboard::from_cell(flag);
             or_floor(from_flag[2 * i], cell, flag) + or_floor(from_flag[2 * i + 1], flag, goals[i])
