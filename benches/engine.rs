@@ -187,7 +187,8 @@ fn alphabeta_depth_5_against_plain(bencher: Bencher, arg: &str) {
 /// turns, 150,000 positions, seeded, each keeping its table from decision
 /// to decision as in a balance check) from the start of a level. `plain`
 /// is the search as it was: every action generated before the table's
-/// move is searched, each action's rank worked out at every comparison,
+/// move and the killers are searched, each action's rank worked out at
+/// every comparison, no bit filter on the history,
 /// the sole-path cells worked out afresh at every node, and each player's
 /// steps home counted by a search of its own. Both visit the same
 /// positions in the same order (a test checks it). The counter is

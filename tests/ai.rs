@@ -227,10 +227,10 @@ fn both_players_steps_are_each_players_steps() {
     );
 }
 
-/// The search tries the table's move before generating the other actions,
-/// works each action's rank out once, remembers the sole-path cells and
-/// counts both players' steps home in one search; the plain search does
-/// none of these.
+/// The search tries the table's move and the killers before generating the
+/// other actions, works each action's rank out once, remembers the
+/// sole-path cells, filters the history by a bit per key and counts both
+/// players' steps home in one search; the plain search does none of these.
 /// Both must search the same positions in the same order: through whole
 /// games of both bundled packs, seeded and node-limited as the balance
 /// check's agents are, every decision has the same action, value and

@@ -161,8 +161,10 @@ pub struct AlphaBeta<E> {
     killers: Vec<[Option<Action>; 2]>,
     /// Per player and action, how much cutting off it has done.
     cutoffs: Box<[[u32; ACTION_SLOTS]; 2]>,
-    /// Search as before the table's move was tried first, the ranks worked
-    /// out once and the sole-path cells remembered: the reference of the
+    /// Search as it was before the faster ways (docs/performance.md, "The
+    /// same search, faster"): every action generated before the first is
+    /// searched, ranks worked out at each comparison, the sole-path cells
+    /// afresh, no bit filter on the history. The reference of the
     /// benchmarks and tests.
     plain: bool,
 }
@@ -253,11 +255,13 @@ impl<E: Evaluator> AlphaBeta<E> {
         self
     }
 
-    /// The same searcher, searching as it did before the table's move was
-    /// tried ahead of generating the others and the sole-path cells were
-    /// remembered: the same positions, values and actions, more slowly
-    /// (with [`super::PlainRaceEvaluator`], the search as it was). The reference that benchmarks measure the
-    /// search against, and tests compare it with.
+    /// The same searcher, searching as it did before the table's move and
+    /// the killers were tried ahead of generating the other actions, the
+    /// ranks were worked out once, the sole-path cells were remembered and
+    /// the history was filtered: the same positions, values and actions,
+    /// more slowly (with [`super::PlainRaceEvaluator`], the search as it
+    /// was). The reference that benchmarks measure the search against, and
+    /// tests compare it with.
     #[doc(hidden)]
     #[must_use]
     pub fn plain(mut self) -> AlphaBeta<E> {
