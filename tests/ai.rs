@@ -303,9 +303,56 @@ fn agents_parse_and_print() {
     assert_eq!(deep.label(), "deep (alphabeta:6:150000)");
     assert_eq!(deep.strength(), None);
     assert_eq!(Agent::MASTER.label(), "master (alphabeta:8:3000000)");
-    for bad in ["", "smart", "greedy:x", "alphabeta:1:2:3"] {
+    let reusing: Agent = "alphabeta:8:150000:reuse".parse().unwrap();
+    assert_eq!(reusing, Agent::AlphaBeta { depth: 8, nodes: 150_000, reuse: true });
+    assert_eq!(reusing.to_string(), "alphabeta:8:150000:reuse");
+    assert_eq!(reusing.label(), "alphabeta:8:150000:reuse");
+    for bad in ["", "smart", "greedy:x", "alphabeta:1:2:3", "alphabeta:1:2:reuse:reuse", "greedy:5:reuse"] {
         assert!(bad.parse::<Agent>().is_err(), "{bad}");
     }
+    let error = "alphabeta:1:2:3".parse::<Agent>().unwrap_err().to_string();
+    assert!(error.contains("`3`") && error.contains("reuse"), "{error}");
+}
+
+/// A reusing search takes the value a deeper search left in its table: a
+/// position searched five turns deep, asked again for two, answers with
+/// the five-turn value at once, where the exact search answers the
+/// two-turn value. Over a game's decisions it still plays only legal
+/// actions and finds every win the exact search finds.
+#[test]
+fn a_reusing_search_keeps_what_deeper_searches_learnt() {
+    let limits = |depth| Limits { depth, nodes: u64::MAX, time: None };
+    let mut differed = 0;
+    for id in ["open", "courtyard", "gates"] {
+        let mut state = bundled(id);
+        for step in 0..12 {
+            if state.is_over() {
+                break;
+            }
+            let mut exact = AlphaBeta::new(RaceEvaluator, limits(5));
+            let mut reusing = AlphaBeta::new(RaceEvaluator, limits(5)).reusing();
+            let deep = exact.negamax(&state, 5, -i32::MAX, i32::MAX, 0);
+            assert_eq!(reusing.negamax(&state, 5, -i32::MAX, i32::MAX, 0), deep, "{id}, step {step}");
+            let shallow = exact.negamax(&state, 2, -i32::MAX, i32::MAX, 0);
+            let before = reusing.nodes();
+            assert_eq!(reusing.negamax(&state, 2, -i32::MAX, i32::MAX, 0), deep, "{id}, step {step}");
+            assert_eq!(reusing.nodes(), before + 1, "{id}, step {step}: answered from the table");
+            differed += usize::from(shallow != deep);
+
+            let (want, want_value) = AlphaBeta::new(RaceEvaluator, limits(3)).best(&state).unwrap();
+            let (got, got_value) = AlphaBeta::new(RaceEvaluator, limits(3)).reusing().best(&state).unwrap();
+            assert!(state.actions().contains(got), "{id}: {got}");
+            if want_value > pushcrate::ai::WIN_BOUND {
+                assert!(
+                    got_value > pushcrate::ai::WIN_BOUND,
+                    "{id}: the exact search wins with {want}, {got} does not"
+                );
+            }
+            let actions = state.actions();
+            state.apply(actions.as_slice()[step * 5 % actions.len()]);
+        }
+    }
+    assert!(differed > 0, "no position where two turns and five disagree");
 }
 
 fn config(threads: usize, games: u32) -> Config {

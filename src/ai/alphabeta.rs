@@ -17,6 +17,13 @@
 //! what that iteration found: the previous best action was searched first,
 //! so any action found better at the new depth is played instead.
 //!
+//! The table's values cut only at the depth they were searched to, so
+//! that a value does not depend on the path and equals plain minimax to
+//! that depth; a searcher built [`AlphaBeta::reusing`] also takes a value
+//! searched deeper (from this decision or, as the table is kept, from the
+//! player's earlier decisions in the game), as chess engines do: a better
+//! value for fewer positions, at the price of the exact match.
+//!
 //! Repetition: a position that already occurred in the game (the history
 //! the strategy is given) or earlier on the line being searched scores as
 //! a draw, 0. A side that is ahead therefore avoids repeating, and a search
@@ -167,6 +174,9 @@ pub struct AlphaBeta<E> {
     /// afresh, no bit filter on the history. The reference of the
     /// benchmarks and tests.
     plain: bool,
+    /// Whether a table entry searched deeper than asked may cut
+    /// ([`AlphaBeta::reusing`]).
+    reuse: bool,
 }
 
 /// A leaf's value `ply` actions from the root: sooner wins score higher,
@@ -228,6 +238,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             killers: Vec::new(),
             cutoffs: Box::new([[0; ACTION_SLOTS]; 2]),
             plain: false,
+            reuse: false,
         }
     }
 
@@ -266,6 +277,18 @@ impl<E: Evaluator> AlphaBeta<E> {
     #[must_use]
     pub fn plain(mut self) -> AlphaBeta<E> {
         self.plain = true;
+        self
+    }
+
+    /// The same searcher, letting a table entry searched deeper than a
+    /// node asks cut it too (only an entry of the same depth does
+    /// otherwise). Values then no longer equal plain minimax to the
+    /// depth, but what a deeper search learnt, in this decision or in the
+    /// player's earlier ones, is kept (`alphabeta:D:N:reuse`; measured
+    /// against the exact table in docs/ai.md).
+    #[must_use]
+    pub fn reusing(mut self) -> AlphaBeta<E> {
+        self.reuse = true;
         self
     }
 
@@ -352,7 +375,9 @@ impl<E: Evaluator> AlphaBeta<E> {
             tt_move = entry.best;
             // Only an entry of the same depth may cut: values then do not
             // depend on the path, and equal plain minimax to that depth.
-            if u32::from(entry.depth) == depth {
+            // A reusing searcher takes a deeper entry's value too.
+            let searched = u32::from(entry.depth);
+            if searched == depth || (self.reuse && searched > depth) {
                 let v = from_table(entry.value, ply);
                 match entry.bound {
                     Bound::Exact => return v,

@@ -183,6 +183,9 @@ pub enum Agent {
         depth: u32,
         /// Positions per decision.
         nodes: u64,
+        /// Whether table entries searched deeper than asked cut too
+        /// ([`AlphaBeta::reusing`]; `:reuse` in the agent's name).
+        reuse: bool,
     },
     /// UCT with a number of playouts per decision.
     Mcts {
@@ -200,19 +203,19 @@ impl Agent {
     pub const MAX_ITERATIONS: u32 = 10_000_000;
 
     /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision.
-    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000 };
+    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false };
     /// `master`: alpha-beta, 8 turns deep, 3,000,000 positions a decision:
     /// two turns deeper than deep, which it beats head to head (docs/ai.md).
-    pub const MASTER: Agent = Agent::AlphaBeta { depth: 8, nodes: 3_000_000 };
+    pub const MASTER: Agent = Agent::AlphaBeta { depth: 8, nodes: 3_000_000, reuse: false };
     /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision —
     /// the balance check's second pairing; not a rung of the ladder.
-    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000 };
+    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false };
 
     /// The named strengths, weakest first.
     pub const STRENGTHS: [(&'static str, Agent); 5] = [
         ("easy", Agent::Random),
         ("medium", Agent::Greedy { noise: 25 }),
-        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000 }),
+        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false }),
         ("expert", Agent::EXPERT),
         ("master", Agent::MASTER),
     ];
@@ -265,9 +268,12 @@ impl Agent {
         match self {
             Agent::Random => Box::new(RandomStrategy::new(seed)),
             Agent::Greedy { noise } => Box::new(Greedy::new(RaceEvaluator, seed).noisy(noise)),
-            Agent::AlphaBeta { depth, nodes } => {
+            Agent::AlphaBeta { depth, nodes, reuse } => {
                 let mut search =
                     AlphaBeta::new(RaceEvaluator, Limits { depth, nodes, time: None }).seeded(seed);
+                if reuse {
+                    search = search.reusing();
+                }
                 if let Some(cancel) = cancel {
                     search = search.cancellable(cancel);
                 }
@@ -290,7 +296,8 @@ impl fmt::Display for Agent {
             Agent::Random => f.write_str("random"),
             Agent::Greedy { noise: 0 } => f.write_str("greedy"),
             Agent::Greedy { noise } => write!(f, "greedy:{noise}"),
-            Agent::AlphaBeta { depth, nodes } => write!(f, "alphabeta:{depth}:{nodes}"),
+            Agent::AlphaBeta { depth, nodes, reuse: false } => write!(f, "alphabeta:{depth}:{nodes}"),
+            Agent::AlphaBeta { depth, nodes, reuse: true } => write!(f, "alphabeta:{depth}:{nodes}:reuse"),
             Agent::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
     }
@@ -301,7 +308,7 @@ impl fmt::Display for Agent {
 pub enum ParseAgentError {
     /// Not a named strength nor a known kind.
     #[error(
-        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES]], mcts[:ITERATIONS])"
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES[:reuse]]], mcts[:ITERATIONS])"
     )]
     Unknown(String),
     /// A part after `:` is not a whole number.
@@ -326,6 +333,15 @@ pub enum ParseAgentError {
         /// The whole text.
         agent: String,
     },
+    /// A last part that is no option of the kind (alpha-beta's is
+    /// `reuse`).
+    #[error("`{part}` in `{agent}` is not an option (alpha-beta takes `reuse` after the node budget)")]
+    NotAnOption {
+        /// The part.
+        part: String,
+        /// The whole text.
+        agent: String,
+    },
     /// More `:` parts than the kind takes.
     #[error("`{0}` has too many `:` parts")]
     TooManyParts(String),
@@ -335,7 +351,8 @@ impl FromStr for Agent {
     type Err = ParseAgentError;
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
-    /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES]]`, `mcts[:ITERATIONS]`.
+    /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES[:reuse]]]`,
+    /// `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
             return Ok(agent);
@@ -365,6 +382,16 @@ impl FromStr for Agent {
             "alphabeta" => Agent::AlphaBeta {
                 depth: number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32,
                 nodes: number("the node budget", 40_000, 1..=Agent::MAX_NODES)?,
+                reuse: match parts.next() {
+                    None => false,
+                    Some("reuse") => true,
+                    Some(other) => {
+                        return Err(ParseAgentError::NotAnOption {
+                            part: other.to_owned(),
+                            agent: s.to_owned(),
+                        });
+                    }
+                },
             },
             "mcts" => Agent::Mcts {
                 iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,

@@ -35,7 +35,7 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = sim::SEQUENTIAL_CAP, conflicts_with = "games", value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_GAMES)))]
     pub cap: u32,
     /// The two agents, `A,B`: easy, medium, hard, expert, deep, master,
-    /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES]]`,
+    /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES[:reuse]]]`,
     /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
     /// Without it the level is checked under two strong pairings,
     /// expert,expert and deep,deep (six turns, 150,000 positions), and
