@@ -355,6 +355,63 @@ fn selfplay_stops_at_the_sequential_verdict() {
         .code(2);
 }
 
+/// `--error` and `--zone` set the sequential test's design: the report
+/// states it and the test uses its bounds (a larger error rate, nearer
+/// bounds); values out of range, or given with `--games`, are refused.
+#[test]
+fn selfplay_takes_the_tests_design() {
+    let run = |extra: &[&str]| {
+        let out = pushcrate()
+            .args(["selfplay", "@flawed", "--level", "maze", "--agents", "hard,hard", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["levels"][0]["runs"][0]["sequential"].clone()
+    };
+    let strict = run(&[]);
+    let loose = run(&["--error", "20", "--zone", "10"]);
+    assert_eq!(strict["design"], serde_json::json!({ "alpha": 0.05, "beta": 0.05, "width": 0.05 }));
+    assert_eq!(loose["design"], serde_json::json!({ "alpha": 0.2, "beta": 0.2, "width": 0.1 }));
+    assert_eq!(
+        (strict["decision"].as_str(), loose["decision"].as_str()),
+        (Some("first-ahead"), Some("first-ahead"))
+    );
+    // Every pair goes to player 1 on `maze`: the looser test needs fewer.
+    assert!(loose["games"].as_u64() < strict["games"].as_u64(), "{loose} against {strict}");
+    pushcrate()
+        .args([
+            "selfplay",
+            "@flawed",
+            "--level",
+            "maze",
+            "--agents",
+            "hard,hard",
+            "--zone",
+            "7.5",
+            "--error",
+            "10",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the test's design: α = β = 10% at each edge, indifference ±7.5 points",
+        ));
+    for (flag, bad) in [("--zone", "12"), ("--zone", "nan"), ("--error", "0.5"), ("--error", "x")] {
+        pushcrate()
+            .args(["selfplay", "@flawed", "--level", "maze", flag, bad])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("`{bad}` is not")));
+    }
+    pushcrate()
+        .args(["selfplay", "@flawed", "--level", "maze", "--games", "10", "--error", "10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}
+
 /// Commands that cannot do what was asked say so and fail: a name too
 /// long for the format, a finished game to solve, a pack to edit that
 /// cannot be read where there is no display.

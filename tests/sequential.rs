@@ -33,8 +33,8 @@ fn game(rng: &mut ChaCha8Rng, mu: f64, draws: f64) -> u8 {
 }
 
 /// One simulated check: its decision and the games it took.
-fn check(rng: &mut ChaCha8Rng, mu: f64, stream: Stream) -> (Decision, u32) {
-    let mut test = Sequential::new(Design::DEFAULT, SEQUENTIAL_CAP);
+fn check(rng: &mut ChaCha8Rng, design: Design, mu: f64, stream: Stream) -> (Decision, u32) {
+    let mut test = Sequential::new(design, SEQUENTIAL_CAP);
     while !test.is_settled() {
         let first = game(rng, mu, stream.draws);
         let second = if rng.random::<f64>() < stream.echo { first } else { game(rng, mu, stream.draws) };
@@ -55,12 +55,12 @@ struct Tally {
 
 const CHECKS: u32 = 2_000;
 
-fn tally(mu: f64, stream: Stream, seed: u64) -> Tally {
+fn tally(design: Design, mu: f64, stream: Stream, seed: u64) -> Tally {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut games = Vec::new();
     let mut t = Tally { balanced: 0, first: 0, second: 0, uncertain: 0, mean_games: 0.0, p90_games: 0 };
     for _ in 0..CHECKS {
-        let (decision, n) = check(&mut rng, mu, stream);
+        let (decision, n) = check(&mut rng, design, mu, stream);
         match decision {
             Decision::Balanced => t.balanced += 1,
             Decision::FirstAhead => t.first += 1,
@@ -93,7 +93,7 @@ fn the_sequential_test_keeps_its_error_rates_on_synthetic_pairs() {
     for (name, stream) in streams {
         println!("{name}: score, balanced, player 1 ahead, player 2 ahead, uncertain, games mean, p90");
         for (k, mu) in [0.30, 0.40, 0.45, 0.50, 0.55, 0.60, 0.70].into_iter().enumerate() {
-            let t = tally(mu, stream, 1000 + k as u64);
+            let t = tally(Design::DEFAULT, mu, stream, 1000 + k as u64);
             let share = |n: u32| f64::from(n) / f64::from(CHECKS);
             println!(
                 "  {:.2}: {:5.1}% {:5.1}% {:5.1}% {:5.1}%  {:5.1} {:4}",
@@ -123,6 +123,44 @@ fn the_sequential_test_keeps_its_error_rates_on_synthetic_pairs() {
             // Every check ends by the cap.
             assert!(t.p90_games <= SEQUENTIAL_CAP, "{context}");
         }
+    }
+}
+
+/// The default design, and those `--error` and `--zone` offer, keep their
+/// own error rates: a level `width` inside an edge is called unbalanced
+/// there, and one `width` outside called balanced, at most α of the time (2,000
+/// simulated checks at each point; the simulation's own spread allowed
+/// for, about 1.5 points at 3 standard errors). `--nocapture` prints what
+/// docs/ai.md's table of other designs records.
+#[test]
+fn every_design_keeps_its_own_error_rates() {
+    let stream = Stream { draws: 0.0, echo: 0.0 };
+    for (alpha, width) in [(0.05, 0.05), (0.05, 0.075), (0.05, 0.10), (0.10, 0.05), (0.10, 0.075)] {
+        let design = Design { alpha, beta: alpha, width };
+        let slack = 3.0 * (alpha * (1.0 - alpha) / f64::from(CHECKS)).sqrt();
+        let share = |n: u32| f64::from(n) / f64::from(CHECKS);
+        let inside = tally(design, 0.6 - width, stream, 7);
+        let outside = tally(design, 0.6 + width, stream, 8);
+        let below = tally(design, 0.4 - width, stream, 9);
+        let context = format!("α = β = {alpha}, ±{width}");
+        assert!(share(inside.first) <= alpha + slack, "{context}: {:.3} called ahead", 0.6 - width);
+        assert!(share(outside.balanced) <= alpha + slack, "{context}: {:.3} called balanced", 0.6 + width);
+        assert!(share(below.balanced) <= alpha + slack, "{context}: {:.3} called balanced", 0.4 - width);
+        let row: Vec<String> = [0.50, 0.575, 0.60, 0.65, 0.70]
+            .iter()
+            .enumerate()
+            .map(|(k, &mu)| {
+                let t = tally(design, mu, stream, 20 + k as u64);
+                format!(
+                    "{mu}: {:.0} games (90th {}), balanced {:.1}%, unbalanced {:.1}%",
+                    t.mean_games,
+                    t.p90_games,
+                    100.0 * share(t.balanced),
+                    100.0 * share(t.first + t.second)
+                )
+            })
+            .collect();
+        println!("{context}: {}", row.join("; "));
     }
 }
 

@@ -27,13 +27,26 @@ pub struct SelfPlayArgs {
     /// A fixed number of games per pairing, 1 to 1,000,000 (rounded up to
     /// whole colour-swapped pairs). Without it each pairing stops as soon
     /// as a sequential test on the pairs has its verdict (α = β = 5% at
-    /// each edge of 40–60%), within 400 games.
+    /// each edge of 40–60%, ±5 points: `--error`, `--zone`), within 400
+    /// games.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     pub games: Option<u32>,
     /// The most games per pairing of the sequential check, 2 to
     /// 1,000,000 (without --games).
     #[arg(long, default_value_t = sim::SEQUENTIAL_CAP, conflicts_with = "games", value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_GAMES)))]
     pub cap: u32,
+    /// The sequential test's error rate at each edge, in percent, 1 to 20
+    /// (α = β; without --games): the chance of calling a level that scores
+    /// `--zone` points inside an edge unbalanced there, or one that scores
+    /// as far outside balanced. A larger rate settles sooner (docs/ai.md).
+    #[arg(long, default_value_t = 5.0, conflicts_with = "games", value_parser = parse_error_rate)]
+    pub error: f64,
+    /// The sequential test's indifference zone, in points each side of an
+    /// edge of 40–60%, 1 to 10 (without --games): a level scoring within
+    /// it may be called either way. A wider zone settles sooner and
+    /// promises less (docs/ai.md).
+    #[arg(long, default_value_t = 5.0, conflicts_with = "games", value_parser = parse_zone)]
+    pub zone: f64,
     /// The two agents, `A,B`: easy, medium, hard, expert, deep, master,
     /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES[:reuse]]]`,
     /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
@@ -73,7 +86,8 @@ pub struct SelfPlayArgs {
     /// Instead of the balance check, agent A against agent B (`--agents
     /// A,B`) head to head: a sequential test on A's score over the
     /// colour-swapped pairs says whether A beats B, scoring above 60%
-    /// (α = β = 5% at 55% and 65%), within `--cap` games.
+    /// (α = β = 5% at 55% and 65%; `--error` and `--zone` change them),
+    /// within `--cap` games.
     #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace", "save_stalls"])]
     pub head_to_head: bool,
 }
@@ -88,6 +102,30 @@ pub(super) fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n <= MAX_THREADS => Ok(n),
         _ => Err(format!("`{text}` is not a number of threads from 0 (every core) to {MAX_THREADS}")),
+    }
+}
+
+/// Reads a percentage from `low` to `high`.
+fn parse_percent(text: &str, what: &str, low: f64, high: f64) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(value) if (low..=high).contains(&value) => Ok(value),
+        _ => Err(format!("`{text}` is not {what} from {low} to {high}")),
+    }
+}
+
+fn parse_error_rate(text: &str) -> Result<f64, String> {
+    parse_percent(text, "an error rate in percent", 1.0, 20.0)
+}
+
+fn parse_zone(text: &str) -> Result<f64, String> {
+    parse_percent(text, "an indifference zone in points", 1.0, 10.0)
+}
+
+impl SelfPlayArgs {
+    /// The sequential test's design from `--error` and `--zone`.
+    fn design(&self) -> sim::Design {
+        let error = self.error / 100.0;
+        sim::Design { alpha: error, beta: error, width: self.zone / 100.0 }
     }
 }
 
@@ -132,7 +170,7 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         max_actions: args.max_actions,
         threads: args.threads,
         opening: args.opening,
-        sequential: args.games.is_none().then_some(sim::Design::DEFAULT),
+        sequential: args.games.is_none().then_some(args.design()),
     };
     let stop = super::stop_on_ctrl_c();
     let mut checks = Vec::new();
@@ -336,6 +374,13 @@ fn text(r: &Report) -> String {
             test.design.lower(),
             test.design.upper()
         );
+        if test.design != sim::Design::DEFAULT {
+            out += &format!(
+                "  the test's design: α = β = {}% at each edge, indifference ±{} points\n",
+                (test.design.alpha * 1000.0).round() / 10.0,
+                (test.design.width * 1000.0).round() / 10.0
+            );
+        }
     }
     let partial =
         if r.interrupted && r.games > 0 { " (from the games finished before the interruption)" } else { "" };
@@ -511,7 +556,7 @@ fn head_to_head_command(
         max_actions: args.max_actions,
         threads: args.threads,
         opening: args.opening,
-        sequential: Some(sim::Design::DEFAULT),
+        sequential: Some(args.design()),
     };
     let names = agents.map(Agent::label);
     let stop = super::stop_on_ctrl_c();
@@ -534,8 +579,7 @@ fn head_to_head_command(
                 pct(high)
             ));
         };
-        let (games, test) =
-            sim::head_to_head(&start, &config, sim::Design::DEFAULT, &|| bar.inc(1), &look, &stop);
+        let (games, test) = sim::head_to_head(&start, &config, args.design(), &|| bar.inc(1), &look, &stop);
         bar.finish_and_clear();
         let report =
             Report::new(&level.id, names.clone(), start.turn(), &games, stop.load(Ordering::Relaxed));
