@@ -302,7 +302,7 @@ fn agents_parse_and_print() {
     assert_eq!(deep, Agent::DEEP);
     assert_eq!(deep.label(), "deep (alphabeta:6:150000)");
     assert_eq!(deep.strength(), None);
-    assert_eq!(Agent::MASTER.label(), "master (alphabeta:8:3000000)");
+    assert_eq!(Agent::MASTER.label(), "master (alphabeta:12:3000000)");
     let reusing: Agent = "alphabeta:8:150000:reuse".parse().unwrap();
     assert_eq!(reusing, Agent::AlphaBeta { depth: 8, nodes: 150_000, reuse: true });
     assert_eq!(reusing.to_string(), "alphabeta:8:150000:reuse");

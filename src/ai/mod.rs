@@ -204,9 +204,10 @@ impl Agent {
 
     /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision.
     pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false };
-    /// `master`: alpha-beta, 8 turns deep, 3,000,000 positions a decision:
-    /// two turns deeper than deep, which it beats head to head (docs/ai.md).
-    pub const MASTER: Agent = Agent::AlphaBeta { depth: 8, nodes: 3_000_000, reuse: false };
+    /// `master`: alpha-beta, up to 12 turns deep, 3,000,000 positions a
+    /// decision: it beats deep head to head on `open`, `arena`, `crates`
+    /// and `gates` (docs/ai.md).
+    pub const MASTER: Agent = Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false };
     /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision —
     /// the balance check's second pairing; not a rung of the ladder.
     pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false };

@@ -9,9 +9,10 @@
 //! the sequential test of [`super::sequential`] has its verdict (or plays
 //! a fixed number of games, for comparison). Where the pairings disagree,
 //! a plan with a referee plays it too, and a verdict holds when the
-//! referee and one of the pairings share it; the default plan has none
-//! (master, the candidate, does not beat deep head to head: docs/ai.md),
-//! so there a disagreement is *uncertain: strong agents disagree*. The
+//! referee and one of the pairings share it. The default plan has none:
+//! master beats both pairings' agents head to head (docs/ai.md), but a
+//! refereed verdict costs minutes of master's games, so by default a
+//! disagreement is *uncertain: strong agents disagree*. The
 //! solver looks for a forced win of the first player first: a proof
 //! decides the level and no game is played.
 
@@ -27,14 +28,14 @@ use crate::analysis::{Finding, FindingCode, LevelReport};
 use crate::rules::{GameState, Player};
 
 /// The pairings of the default balance check: expert against expert, and
-/// deep against deep, two turns deeper (master, two turns deeper still,
-/// would make the check about ten times slower).
+/// deep against deep, two turns deeper (master, deeper still, would make
+/// the check about ten times slower).
 pub const STRONG_PAIRINGS: [[Agent; 2]; 2] = [[Agent::EXPERT, Agent::EXPERT], [Agent::DEEP, Agent::DEEP]];
 
-/// Master against master, about ten times deep's cost: once the default
-/// check's referee, no longer (at six turns it did not beat deep head to
-/// head; at eight it does, but its games would take the designer's wait
-/// far past minutes: docs/ai.md). A plan may still name it.
+/// Master against master, the referee a plan may name: master beats deep
+/// (and expert) head to head on `open`, `arena`, `crates` and `gates`
+/// (docs/ai.md), at about ten times deep's cost a game, which is why the
+/// default plan does not call it.
 pub const REFEREE: [Agent; 2] = [Agent::MASTER, Agent::MASTER];
 
 /// What a balance check plays: its pairings, and the pairing that settles
@@ -63,8 +64,8 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// The default check: expert and deep, with no referee (no agent has been
-/// shown to beat both).
+/// The default check: expert and deep, with no referee (master's games
+/// would put a disputed level's verdict minutes away: docs/ai.md).
 pub const STRONG: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: None };
 
 /// What a check tells its caller as it goes.
