@@ -412,6 +412,27 @@ fn selfplay_takes_the_tests_design() {
         .stderr(predicate::str::contains("cannot be used with"));
 }
 
+/// `--referee` adds master where the pairings disagree: it cannot go with
+/// one pairing of the caller's, and a level the solver decides still
+/// plays no game at all.
+#[test]
+fn selfplay_takes_a_referee_for_the_whole_check_only() {
+    pushcrate()
+        .args(["selfplay", "@flawed", "--level", "tiny", "--referee", "--agents", "hard,hard"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+    let out = pushcrate()
+        .args(["selfplay", "@flawed", "--level", "tiny", "--referee", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = &json["levels"][0];
+    assert_eq!((check["verdict"].as_str(), check["refereed"].as_bool()), (Some("decided"), Some(false)));
+    assert_eq!(check["runs"].as_array().map(Vec::len), Some(0));
+}
+
 /// Commands that cannot do what was asked say so and fail: a name too
 /// long for the format, a finished game to solve, a pack to edit that
 /// cannot be read where there is no display.

@@ -54,9 +54,16 @@ pub struct SelfPlayArgs {
     /// expert,expert and deep,deep (six turns, 150,000 positions), and
     /// called balanced or unbalanced only where both agree: a verdict
     /// from one depth-limited agent is the agent's, not the level's.
-    /// Where they disagree the verdict is uncertain, with both results.
+    /// Where they disagree the verdict is uncertain, with both results
+    /// (`--referee` settles it with master).
     #[arg(long, value_parser = parse_agents)]
     pub agents: Option<[Agent; 2]>,
+    /// Where expert and deep disagree, play master against master as
+    /// referee: the verdict holds where master and one pairing share it.
+    /// Master beats both head to head, and its games make a disputed
+    /// level's check take minutes (docs/ai.md).
+    #[arg(long, conflicts_with_all = ["agents", "skill_trace"])]
+    pub referee: bool,
     /// The run's seed: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -161,6 +168,7 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     let single = args.agents.map(|agents| [agents]);
     let plan = match &single {
         Some(one) => sim::Plan::only(one),
+        None if args.referee => sim::REFEREED,
         None => sim::STRONG,
     };
     let config = Config {

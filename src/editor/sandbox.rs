@@ -20,7 +20,7 @@ pub type BalanceResult = (BalanceCheck, Vec<Vec<GameResult>>);
 
 /// The balance checks the panel offers, the default first: a name and the
 /// plan played (each side the same agent).
-pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 4] = [
+pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 5] = [
     ("expert and deep (strong, default)", sim::STRONG),
     ("expert only", sim::Plan::only(&[[Agent::EXPERT, Agent::EXPERT]])),
     ("hard only", sim::Plan::only(&[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]])),
@@ -28,6 +28,7 @@ pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 4] = [
         "greedy only (fast, weak)",
         sim::Plan::only(&[[Agent::Greedy { noise: 0 }, Agent::Greedy { noise: 0 }]]),
     ),
+    ("expert and deep, master referees (minutes)", sim::REFEREED),
 ];
 
 /// Moves the result of `job` into `into` once it has finished, and clears

@@ -68,6 +68,11 @@ impl<'a> Plan<'a> {
 /// would put a disputed level's verdict minutes away: docs/ai.md).
 pub const STRONG: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: None };
 
+/// The default check with master as referee where expert and deep
+/// disagree: a verdict on a disputed level, at the cost of master's games
+/// (minutes on 2 cores; `selfplay --referee`, the editor's Balance menu).
+pub const REFEREED: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: Some(REFEREE) };
+
 /// What a check tells its caller as it goes.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Tick {

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 pub use balance::{
-    BalanceCheck, BalanceVerdict, Plan, REFEREE, STALL_FINDINGS, STRONG, STRONG_PAIRINGS, Tick,
+    BalanceCheck, BalanceVerdict, Plan, REFEREE, REFEREED, STALL_FINDINGS, STRONG, STRONG_PAIRINGS, Tick,
     check_balance, meets_decided, settle,
 };
 pub use decisions::{Decisions, Event};
