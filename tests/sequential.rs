@@ -128,10 +128,10 @@ fn the_sequential_test_keeps_its_error_rates_on_synthetic_pairs() {
 
 /// The default design, and those `--error` and `--zone` offer, keep their
 /// own error rates: a level `width` inside an edge is called unbalanced
-/// there, and one `width` outside called balanced, at most α of the time (2,000
-/// simulated checks at each point; the simulation's own spread allowed
-/// for, about 1.5 points at 3 standard errors). `--nocapture` prints what
-/// docs/ai.md's table of other designs records.
+/// there, and one `width` outside called balanced, at most α of the time
+/// (2,000 simulated checks at each point; the simulation's own spread
+/// allowed for, about 1.5 points at 3 standard errors). `--nocapture`
+/// prints what docs/ai.md's table of other designs records.
 #[test]
 fn every_design_keeps_its_own_error_rates() {
     let stream = Stream { draws: 0.0, echo: 0.0 };

@@ -557,6 +557,7 @@ fn head_to_head_command(
     levels: &[crate::level::Level],
     rules: crate::rules::Rules,
 ) -> anyhow::Result<u8> {
+    let design = args.design();
     let config = Config {
         agents,
         games: args.cap,
@@ -564,7 +565,7 @@ fn head_to_head_command(
         max_actions: args.max_actions,
         threads: args.threads,
         opening: args.opening,
-        sequential: Some(args.design()),
+        sequential: Some(design),
     };
     let names = agents.map(Agent::label);
     let stop = super::stop_on_ctrl_c();
@@ -587,7 +588,7 @@ fn head_to_head_command(
                 pct(high)
             ));
         };
-        let (games, test) = sim::head_to_head(&start, &config, args.design(), &|| bar.inc(1), &look, &stop);
+        let (games, test) = sim::head_to_head(&start, &config, design, &|| bar.inc(1), &look, &stop);
         bar.finish_and_clear();
         let report =
             Report::new(&level.id, names.clone(), start.turn(), &games, stop.load(Ordering::Relaxed));
