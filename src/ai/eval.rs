@@ -51,20 +51,52 @@ const NO_WAY: u32 = 200;
 
 /// Steps from `from` to the nearest cell of each target over `open`, in
 /// one breadth-first search: what [`steps`] gives for each target alone.
+/// `from` lies in `open`.
 fn steps_to_each<const N: usize>(open: Bitboard, from: Bitboard, targets: [Bitboard; N]) -> [Option<u32>; N] {
+    // On a board narrower than the grid the layers grow without masks
+    // (`Bitboard::dilate_narrow`); the search is the same.
+    if open.is_narrow() {
+        layers_to_each(from, targets, |frontier| frontier.dilate_narrow(open))
+    } else {
+        layers_to_each(from, targets, |frontier| frontier.dilate() & open)
+    }
+}
+
+/// [`steps_to_each`]'s search, `grow` giving the open cells next to a
+/// layer or in it. The targets not yet reached are looked for together,
+/// each alone only in the layer that reaches one of them.
+#[inline(always)]
+fn layers_to_each<const N: usize>(
+    from: Bitboard,
+    targets: [Bitboard; N],
+    grow: impl Fn(Bitboard) -> Bitboard,
+) -> [Option<u32>; N] {
     let mut found = targets.map(|t| (from & t).any().then_some(0));
+    let mut wanted = Bitboard::EMPTY;
+    for (found, &target) in found.iter().zip(&targets) {
+        if found.is_none() {
+            wanted |= target;
+        }
+    }
     let mut seen = from;
     let mut frontier = from;
     let mut d = 0;
-    while found.iter().any(Option::is_none) {
-        frontier = frontier.dilate() & (open - seen);
+    while wanted.any() {
+        frontier = grow(frontier) - seen;
         if frontier.is_empty() {
             break;
         }
         d += 1;
-        for (found, &target) in found.iter_mut().zip(&targets) {
-            if found.is_none() && (frontier & target).any() {
-                *found = Some(d);
+        if (frontier & wanted).any() {
+            wanted = Bitboard::EMPTY;
+            for (found, &target) in found.iter_mut().zip(&targets) {
+                if found.is_none() {
+                    if (frontier & target).any() {
+                        *found = Some(d);
+                    } else {
+                        wanted |= target;
+                    }
+                }
             }
         }
         seen |= frontier;

@@ -121,6 +121,27 @@ impl Bitboard {
         )
     }
 
+    /// Whether no cell of the set lies on the grid's last file: true of
+    /// every board narrower than the grid, and the condition of
+    /// [`Bitboard::dilate_narrow`].
+    #[must_use]
+    pub const fn is_narrow(self) -> bool {
+        self.0 & LAST_FILE == 0
+    }
+
+    /// The set and its four neighbour sets, kept within `within`: what
+    /// `self.dilate() & within` gives when `within` [is
+    /// narrow](Bitboard::is_narrow) and holds `self`. Then no shift needs a
+    /// mask: a step east from the last file of the board lands on the
+    /// grid's last file, a step west from the first file lands on the
+    /// last file of the rank below, and a step north from the top rank
+    /// lands past the grid, all outside `within`.
+    #[must_use]
+    pub const fn dilate_narrow(self, within: Bitboard) -> Bitboard {
+        let x = self.0;
+        Bitboard((x | x << STRIDE | x >> STRIDE | x << 1 | x >> 1) & within.0)
+    }
+
     /// The cells of `open` reachable from `seed` by orthogonal steps within
     /// `open`. `seed` cells outside `open` are dropped.
     #[must_use]
@@ -248,6 +269,29 @@ mod tests {
         for dir in Dir::ALL {
             assert_eq!(centre.shift(dir).first(), Cell::new(4, 4).offset(dir));
         }
+    }
+
+    #[test]
+    fn a_narrow_board_grows_without_masks() {
+        // Every board narrower than the grid, with cells on its edges and
+        // corners: the unmasked growth equals the masked one.
+        for (width, height) in [(5, 5), (9, 9), (10, 11), (7, 11)] {
+            let within = Bitboard::rectangle(width, height);
+            assert!(within.is_narrow());
+            let mut set = Bitboard::EMPTY;
+            for (file, rank) in [(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1), (2, 3)] {
+                let one = Bitboard::from_cell(Cell::new(file, rank));
+                assert_eq!(
+                    one.dilate_narrow(within),
+                    one.dilate() & within,
+                    "{width}x{height} {file},{rank}"
+                );
+                set |= one;
+            }
+            assert_eq!(set.dilate_narrow(within), set.dilate() & within);
+            assert_eq!(within.dilate_narrow(within), within);
+        }
+        assert!(!Bitboard::rectangle(11, 11).is_narrow());
     }
 
     #[test]
