@@ -656,6 +656,61 @@ fn the_balance_verdict_needs_every_pairing_to_agree() {
     assert_eq!((unsure.verdict, unsure.pairings_disagree), (BalanceVerdict::Uncertain, false));
 }
 
+/// A pairing whose sequential test settled with its mean score within the
+/// indifference zone of an edge is named in the summary, so
+/// that a designer knows the verdict sits where another seed may differ;
+/// a mean clear of both zones, or a check with no verdict, has no note.
+#[test]
+fn a_verdict_near_an_edge_says_so() {
+    use sim::{Decision, Design, Pentanomial, Sequential};
+    let settled = |counts: [u32; 5], decision| {
+        even().with_sequential(Sequential {
+            pairs: Pentanomial { counts },
+            decision,
+            ..Sequential::new(Design::DEFAULT, 400)
+        })
+    };
+    // 57.5% and 50% over 40 pairs, both settled balanced.
+    let close = BalanceCheck::new(
+        "level",
+        vec![settled([5, 5, 20, 5, 5], Decision::Balanced), settled([4, 6, 14, 6, 10], Decision::Balanced)],
+        None,
+    );
+    assert_eq!(close.verdict, BalanceVerdict::Balanced);
+    assert_eq!(close.near_edge().iter().map(|&(_, edge)| edge).collect::<Vec<_>>(), [0.6]);
+    assert!(
+        close.summary().contains(
+            "close to an edge: under a the first player scores 57.5% over the pairs, within 5 points of 60%"
+        ),
+        "{}",
+        close.summary()
+    );
+    // A view that shows the note apart asks for the verdict without it.
+    assert!(!close.summary_without_near_edge().contains("close to an edge"));
+    assert!(close.near_edge_note().is_some_and(|note| close.summary().ends_with(&note)));
+    let clear = BalanceCheck::new(
+        "level",
+        vec![settled([5, 5, 20, 5, 5], Decision::Balanced), settled([5, 5, 20, 5, 5], Decision::Balanced)],
+        None,
+    );
+    assert!(clear.near_edge().is_empty() && !clear.summary().contains("close to an edge"));
+    // Disagreeing pairings give no verdict to be near an edge with.
+    let split = BalanceCheck::new(
+        "level",
+        vec![
+            settled([4, 6, 14, 6, 10], Decision::Balanced),
+            settled([0, 2, 8, 10, 20], Decision::FirstAhead),
+        ],
+        None,
+    );
+    assert_eq!(split.verdict, BalanceVerdict::Uncertain);
+    assert!(
+        split.near_edge().is_empty() && !split.summary().contains("close to an edge"),
+        "{}",
+        split.summary()
+    );
+}
+
 /// Where the pairings disagree, the referee settles it: a side holds when
 /// the referee and one pairing share it, and the summary names who
 /// disagreed; a referee that shares no pairing's side leaves it uncertain.
@@ -764,6 +819,58 @@ fn the_second_pairing_asks_only_what_can_change_the_verdict() {
     assert!(check.summary().contains("player 1 not ahead (all it was asked)"), "{}", check.summary());
     assert_eq!(games[1].len() as u32, second.games);
     assert!(check.pairings_disagree && check.verdict == BalanceVerdict::Uncertain, "{}", check.summary());
+}
+
+/// Where the referee finds the level even, a pairing asked only whether
+/// the first player is ahead goes on to the whole verdict, from the games
+/// it played: on `gates` hard finds the first player ahead; greedy, asked
+/// only that, answers "not ahead"; greedy as referee finds the games even,
+/// and greedy's run, asked the whole verdict, plays on to the same answer
+/// with the same games the referee played from the start, so the two
+/// share it and the level is balanced.
+#[test]
+fn a_pairing_asked_one_edge_goes_on_to_share_the_referees_verdict() {
+    let start = bundled("gates");
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let hard: Agent = "hard".parse().unwrap();
+    let greedy: Agent = "greedy".parse().unwrap();
+    let config = Config {
+        threads: 1,
+        sequential: Some(sim::Design::DEFAULT),
+        ..Config::fixed([hard, hard], sim::SEQUENTIAL_CAP)
+    };
+    let pairings = [[hard, hard], [greedy, greedy]];
+    let (alone, alone_games) =
+        sim::check_balance(&start, "gates", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
+    let narrowed = alone.runs[1].sequential.unwrap();
+    assert_eq!(narrowed.decision, sim::Decision::NotFirstAhead, "{}", alone.summary());
+    assert_eq!(alone.verdict, BalanceVerdict::Uncertain);
+    let ticks = std::sync::Mutex::new(Vec::new());
+    let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
+    let plan = sim::Plan { pairings: &pairings, referee: Some([greedy, greedy]) };
+    let (check, games) = sim::check_balance(&start, "gates", plan, &config, &record, &stop);
+    assert_eq!(check.verdict, BalanceVerdict::Balanced, "{}", check.summary());
+    assert!(check.refereed && check.runs.len() == 3 && games.len() == 3);
+    let resumed = check.runs[1].sequential.unwrap();
+    assert_eq!((resumed.question, resumed.decision), (sim::Question::Verdict, sim::Decision::Balanced));
+    assert!(resumed.games > narrowed.games);
+    assert_eq!(games[1].len() as u32, resumed.games);
+    // It went on from its own games, and played what the referee, asking
+    // the whole verdict from the start with the same agents, played.
+    let actions = |results: &[GameResult]| results.iter().map(|r| r.actions.clone()).collect::<Vec<_>>();
+    assert_eq!(actions(&games[1][..alone_games[1].len()]), actions(&alone_games[1]));
+    assert_eq!(actions(&games[1]), actions(&games[2]));
+    assert_eq!(check.runs[2].sequential.unwrap().pairs, resumed.pairs);
+    // Every game announced was kept or withdrawn (a batch's games past
+    // the settling pair are played, and not kept).
+    let ticks = ticks.into_inner().unwrap();
+    let count = |f: &dyn Fn(&sim::Tick) -> u32| ticks.iter().map(f).sum::<u32>();
+    let played = count(&|t| u32::from(*t == sim::Tick::Game));
+    let more = count(&|t| if let sim::Tick::MoreGames(n) = t { *n } else { 0 });
+    let fewer = count(&|t| if let sim::Tick::FewerGames(n) = t { *n } else { 0 });
+    let kept = games.iter().map(Vec::len).sum::<usize>() as u32;
+    assert_eq!(2 * sim::SEQUENTIAL_CAP + more - fewer, kept);
+    assert!(played >= kept);
 }
 
 /// Games no one wins are linked to the findings that explain them: on

@@ -207,7 +207,7 @@ fn selfplay_reports_are_complete_and_thread_independent() {
     let json: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
     let check = &json["levels"][0];
     assert_eq!(check["level"], "open");
-    for key in ["verdict", "pairings_disagree", "stall_prone", "forced_win", "interrupted"] {
+    for key in ["verdict", "pairings_disagree", "stall_prone", "forced_win", "interrupted", "near_edge"] {
         assert!(check.get(key).is_some(), "{key} missing");
     }
     // One pairing named: one run, whose verdict is the check's.
@@ -340,6 +340,9 @@ fn selfplay_stops_at_the_sequential_verdict() {
     assert_eq!((check["verdict"].as_str(), check["favoured"].as_u64()), (Some("unbalanced"), Some(1)));
     let test = &check["runs"][0]["sequential"];
     assert_eq!(test["decision"], "first-ahead");
+    // Every pair won by the first player: a mean of 100%, near no edge.
+    assert_eq!((test["mean"].as_f64(), &test["near_edge"]), (Some(1.0), &serde_json::Value::Null));
+    assert_eq!(check["near_edge"], false);
     let games = test["games"].as_u64().unwrap();
     assert!(games < 100 && games == check["runs"][0]["games"].as_u64().unwrap(), "{games}");
     // The text report names the test and its bounds; --games and --cap

@@ -160,6 +160,8 @@ pub(super) fn sequential(test: &Sequential) -> Value {
             Question::SecondAhead => "second-ahead",
         },
         "decision": decision(test.decision),
+        "mean": test.pairs.mean(),
+        "near_edge": test.near_edge(),
     })
 }
 
@@ -218,6 +220,7 @@ pub fn balance_check(check: &BalanceCheck) -> Value {
         "forced_win": check.forced_win.as_ref().map(forced_win),
         "interrupted": check.interrupted,
         "undecided": check.undecided,
+        "near_edge": !check.near_edge().is_empty(),
         "explained_by": check.explained_by.iter().map(finding).collect::<Vec<_>>(),
         "why": check.why,
         "decisions": decisions(&check.decisions),

@@ -9,7 +9,9 @@
 //! the sequential test of [`super::sequential`] has its verdict (or plays
 //! a fixed number of games, for comparison). Where the pairings disagree,
 //! a plan with a referee plays it too, and a verdict holds when the
-//! referee and one of the pairings share it. The default plan has none:
+//! referee and one of the pairings share it (a pairing that was asked one
+//! edge alone goes on to the whole verdict where that is what could let
+//! it share the referee's). The default plan has none:
 //! master beats both pairings' agents head to head (docs/ai.md), but a
 //! refereed verdict costs minutes of master's games, so by default a
 //! disagreement is *uncertain: strong agents disagree*. The
@@ -21,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
     Config, Decision, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, SETTLE_BUDGET,
-    SETTLE_DEPTH, Sequential, run, run_sequential,
+    SETTLE_DEPTH, Sequential, resume_sequential, run, run_sequential,
 };
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
@@ -252,6 +254,48 @@ impl BalanceCheck {
         }
     }
 
+    /// The pairings that hold a balanced or unbalanced verdict from a
+    /// sequential test whose mean score lies within the design's
+    /// indifference zone of an edge (57.5% against the 60% edge, under
+    /// the default ±5 points), each with that edge: the verdict stands,
+    /// with its stated error, but a level there sits where the test may
+    /// settle either way, and another seed or a small edit can tip it.
+    #[must_use]
+    pub fn near_edge(&self) -> Vec<(&Report, f64)> {
+        if !matches!(self.verdict, BalanceVerdict::Balanced | BalanceVerdict::Unbalanced) {
+            return Vec::new();
+        }
+        self.sides().0.into_iter().filter_map(|r| Some((r, r.sequential.as_ref()?.near_edge()?))).collect()
+    }
+
+    /// The note the summary adds for [`BalanceCheck::near_edge`]: "close
+    /// to an edge: under deep (…) the first player scores 57.5% over the
+    /// pairs, within 5 points of 60%, …".
+    #[must_use]
+    pub fn near_edge_note(&self) -> Option<String> {
+        let near = self.near_edge();
+        if near.is_empty() {
+            return None;
+        }
+        let each: Vec<String> = near
+            .iter()
+            .filter_map(|(r, edge)| {
+                let test = r.sequential.as_ref()?;
+                Some(format!(
+                    "under {} the first player scores {:.1}% over the pairs, within {} points of {:.0}%",
+                    r.agents[0],
+                    100.0 * test.pairs.mean(),
+                    (test.design.width * 1000.0).round() / 10.0,
+                    100.0 * edge
+                ))
+            })
+            .collect();
+        Some(format!(
+            "close to an edge: {}, where the test may settle either way (another seed, or a small edit, can change the verdict)",
+            each.join("; ")
+        ))
+    }
+
     /// Links undecided games to the level's static findings: keeps those
     /// of `analysis` that explain them, when the check left many games
     /// undecided.
@@ -385,9 +429,21 @@ impl BalanceCheck {
         })
     }
 
-    /// One line a designer reads: the verdict and why.
+    /// One line a designer reads: the verdict and why, with the note of
+    /// [`BalanceCheck::near_edge_note`] where it applies.
     #[must_use]
     pub fn summary(&self) -> String {
+        self.summary_noting(true)
+    }
+
+    /// [`BalanceCheck::summary`] without the near-edge note, for a view
+    /// that shows that note on its own.
+    #[must_use]
+    pub fn summary_without_near_edge(&self) -> String {
+        self.summary_noting(false)
+    }
+
+    fn summary_noting(&self, near_edge: bool) -> String {
         let names = |runs: &[&Report]| {
             runs.iter()
                 .map(|r| format!("{} ({})", r.agents[0], score_text(r)))
@@ -461,6 +517,10 @@ impl BalanceCheck {
             _ => "uncertain: the first player's interval reaches past an edge of 40–60% (more distinct games would tell)"
                 .to_owned(),
         };
+        if let Some(note) = self.near_edge_note().filter(|_| near_edge) {
+            text.push_str("; ");
+            text.push_str(&note);
+        }
         if self.stall_prone {
             text.push_str("; stall-prone (a stall rate's interval lies above 5%)");
         }
@@ -549,21 +609,34 @@ pub fn check_balance(
         progress(Tick::FewerGames(games));
         return (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new());
     }
-    let play = |agents: [Agent; 2], pairing: usize, question: Question| {
+    // A pairing's games: a new run asking `question`, or the run of an
+    // earlier test, with its games, going on to ask the whole verdict.
+    let play = |agents: [Agent; 2],
+                pairing: usize,
+                question: Question,
+                earlier: Option<(Sequential, Vec<GameResult>)>| {
         let config = Config { agents, ..*base };
         let names = agents.map(Agent::label);
-        let announced = base.games.div_ceil(2) * 2;
-        let (results, test) = match base.sequential {
-            Some(design) => {
-                let look = |test: &Sequential| progress(Tick::Look { pairing, test: *test });
+        let before = earlier.as_ref().map_or(0, |(_, played)| played.len() as u32);
+        let announced = base.games.div_ceil(2) * 2 - before;
+        let on_game = || progress(Tick::Game);
+        let look = |test: &Sequential| progress(Tick::Look { pairing, test: *test });
+        let (results, test) = match (base.sequential, earlier) {
+            (_, Some((test, played))) => {
                 let (results, test) =
-                    run_sequential(start, &config, design, question, &|| progress(Tick::Game), &look, cancel);
+                    resume_sequential(start, &config, test, played, &on_game, &look, cancel);
                 (results, Some(test))
             }
-            None => (run(start, &config, &|| progress(Tick::Game), cancel), None),
+            (Some(design), None) => {
+                let (results, test) =
+                    run_sequential(start, &config, design, question, &on_game, &look, cancel);
+                (results, Some(test))
+            }
+            (None, None) => (run(start, &config, &on_game, cancel), None),
         };
-        if (results.len() as u32) < announced && !cancel.load(Ordering::Relaxed) {
-            progress(Tick::FewerGames(announced - results.len() as u32));
+        let new_games = results.len() as u32 - before;
+        if new_games < announced && !cancel.load(Ordering::Relaxed) {
+            progress(Tick::FewerGames(announced - new_games));
         }
         let report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
         (
@@ -577,7 +650,7 @@ pub fn check_balance(
     let mut runs = Vec::new();
     let mut games = Vec::new();
     for (pairing, &agents) in plan.pairings.iter().enumerate() {
-        let (report, results) = play(agents, pairing, question_left(&runs, start.turn()));
+        let (report, results) = play(agents, pairing, question_left(&runs, start.turn()), None);
         runs.push(report);
         games.push(results);
         if cancel.load(Ordering::Relaxed) {
@@ -591,9 +664,36 @@ pub fn check_balance(
         && check.pairings_disagree
     {
         progress(Tick::MoreGames(base.games.div_ceil(2) * 2));
-        let (report, results) = play(referee, plan.pairings.len(), Question::Verdict);
-        games.push(results);
-        check = BalanceCheck::refereed(level, check.runs, report, None);
+        let (referee_report, referee_games) = play(referee, plan.pairings.len(), Question::Verdict, None);
+        let mut runs = check.runs;
+        // A pairing asked one edge alone (the second, after the first
+        // called a player ahead) answered only "not ahead": where the
+        // referee finds the level even or the other player ahead, and no
+        // pairing shares that yet, the pairing goes on to the whole
+        // verdict, since the verdict holds where it shares the referee's.
+        if let Some(side) = referee_report.leaning()
+            && !runs.iter().any(|r| r.leaning() == Some(side))
+            && !cancel.load(Ordering::Relaxed)
+        {
+            for (pairing, &agents) in plan.pairings.iter().enumerate() {
+                let Some(test) = runs[pairing].sequential else { continue };
+                let ruled_out = match test.decision {
+                    Decision::NotFirstAhead => Leaning::Ahead(start.turn()),
+                    Decision::NotSecondAhead => Leaning::Ahead(start.turn().other()),
+                    _ => continue,
+                };
+                if ruled_out == side {
+                    continue;
+                }
+                progress(Tick::MoreGames(base.games.div_ceil(2) * 2 - test.games));
+                let played = std::mem::take(&mut games[pairing]);
+                let (report, results) = play(agents, pairing, Question::Verdict, Some((test, played)));
+                runs[pairing] = report;
+                games[pairing] = results;
+            }
+        }
+        games.push(referee_games);
+        check = BalanceCheck::refereed(level, runs, referee_report, None);
     }
     if check.runs.len() < plan.pairings.len() {
         // A pairing that was never played cannot agree: no verdict yet.

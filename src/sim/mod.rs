@@ -302,15 +302,30 @@ pub fn run_sequential(
 ) -> (Vec<GameResult>, Sequential) {
     let first = start.turn();
     let points = |a: &GameResult, b: &GameResult| half_points(a, first) + half_points(b, first);
-    run_pairs(
-        start,
-        config,
-        Sequential::new(design, pairs_cap(config)).asking(question),
-        &points,
-        on_game,
-        on_look,
-        stop,
-    )
+    let test = Sequential::new(design, pairs_cap(config)).asking(question);
+    run_pairs(start, config, test, Vec::new(), &points, on_game, on_look, stop)
+}
+
+/// Goes on with a run of [`run_sequential`] whose test asked one edge
+/// alone and answered it ([`Question::FirstAhead`] or `SecondAhead`), now
+/// asking the whole verdict: `played` are its games so far, and the games
+/// from there on are the ones the run would have played next (a game
+/// depends on its index alone), so the run is the one a test asking the
+/// verdict from the start would have played, whatever the number of
+/// threads.
+#[must_use]
+pub fn resume_sequential(
+    start: &GameState,
+    config: &Config,
+    test: Sequential,
+    played: Vec<GameResult>,
+    on_game: &(dyn Fn() + Sync),
+    on_look: &dyn Fn(&Sequential),
+    stop: &Arc<AtomicBool>,
+) -> (Vec<GameResult>, Sequential) {
+    let first = start.turn();
+    let points = |a: &GameResult, b: &GameResult| half_points(a, first) + half_points(b, first);
+    run_pairs(start, config, test.asking_all(), played, &points, on_game, on_look, stop)
 }
 
 /// Agent A against agent B head to head, stopped by a sequential test on
@@ -334,7 +349,7 @@ pub fn head_to_head(
 ) -> (Vec<GameResult>, Sequential) {
     let points = |a: &GameResult, b: &GameResult| half_points(a, Player::One) + half_points(b, Player::Two);
     let test = Sequential::new(design, pairs_cap(config)).asking(Question::FirstAhead);
-    run_pairs(start, config, test, &points, on_game, on_look, stop)
+    run_pairs(start, config, test, Vec::new(), &points, on_game, on_look, stop)
 }
 
 /// A run's cap in whole pairs' games.
@@ -342,26 +357,28 @@ fn pairs_cap(config: &Config) -> u32 {
     config.games.div_ceil(2) * 2
 }
 
-/// The loop of [`run_sequential`] and [`head_to_head`]: `points` gives the
-/// half points the test weighs for a pair's two games.
+/// The loop of [`run_sequential`], [`resume_sequential`] and
+/// [`head_to_head`]: `points` gives the half points the test weighs for a
+/// pair's two games; `kept` are the pairs `test` has already seen.
+#[allow(clippy::too_many_arguments)]
 fn run_pairs(
     start: &GameState,
     config: &Config,
     mut test: Sequential,
+    mut kept: Vec<GameResult>,
     points: &dyn Fn(&GameResult, &GameResult) -> u8,
     on_game: &(dyn Fn() + Sync),
     on_look: &dyn Fn(&Sequential),
     stop: &Arc<AtomicBool>,
 ) -> (Vec<GameResult>, Sequential) {
     let cap = test.cap;
-    let mut kept: Vec<GameResult> = Vec::new();
-    let mut seen: std::collections::HashSet<Vec<Action>> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<Vec<Action>> = kept.iter().map(|r| r.actions.clone()).collect();
     let pool = pool(config.threads);
     let threads = pool.as_deref().map_or(1, rayon::ThreadPool::current_num_threads) as u32;
     // A pair per thread, at least two: a larger batch would play more
     // games past the settling pair, a smaller one leave a core idle.
     let batch = threads.max(2);
-    let mut next = 0u32;
+    let mut next = kept.len() as u32;
     while !test.is_settled() && next < cap && !stop.load(Ordering::Relaxed) {
         let end = (next + 2 * batch).min(cap);
         let play = || play_range(start, config, next..end, on_game, stop);

@@ -349,14 +349,36 @@ impl Sequential {
             self.lower = edge;
             self.llr[1] = llr;
         }
-        self.decision = match (self.upper, self.lower) {
+        self.decision = self.decide();
+    }
+
+    /// The decision the edges give, for the question asked.
+    fn decide(&self) -> Decision {
+        match (self.upper, self.lower) {
             (Edge::Outside, _) => Decision::FirstAhead,
             (_, Edge::Outside) => Decision::SecondAhead,
             (Edge::Inside, Edge::Inside) => Decision::Balanced,
             (Edge::Inside, _) if self.question == Question::FirstAhead => Decision::NotFirstAhead,
             (_, Edge::Inside) if self.question == Question::SecondAhead => Decision::NotSecondAhead,
             _ => Decision::Open,
-        };
+        }
+    }
+
+    /// The same test asking the whole verdict: a test that asked one edge
+    /// alone and answered it goes on from the pairs it has seen (the other
+    /// edge was judged after every one of them, so it stands where a test
+    /// asking the verdict from the start would stand). Its error rates are
+    /// each edge's, unchanged.
+    #[must_use]
+    pub fn asking_all(mut self) -> Sequential {
+        self.question = Question::Verdict;
+        if matches!(self.decision, Decision::NotFirstAhead | Decision::NotSecondAhead) {
+            self.decision = self.decide();
+            if self.decision == Decision::Open && self.games >= self.cap {
+                self.decision = Decision::Uncertain;
+            }
+        }
+        self
     }
 
     /// One edge at `edge`, the band lying on the side that `-toward`
@@ -379,6 +401,22 @@ impl Sequential {
         } else {
             (Edge::Open, near)
         }
+    }
+
+    /// The edge of the band (0.4 or 0.6) whose indifference zone holds the
+    /// first player's mean score over the pairs, when the test settled:
+    /// within `width` of that edge, where its error rates promise nothing
+    /// and a second run (another seed) may settle the other way. `None`
+    /// while it is open, when it reached its cap, or when the mean lies
+    /// clear of both zones.
+    #[must_use]
+    pub fn near_edge(&self) -> Option<f64> {
+        if matches!(self.decision, Decision::Open | Decision::Uncertain) || self.pairs.pairs() == 0 {
+            return None;
+        }
+        let mean = self.pairs.mean();
+        let (low, high) = BAND;
+        [high, low].into_iter().find(|edge| (mean - edge).abs() < self.design.width)
     }
 
     /// Which way the test's decision leans, given who moves first; `None`
@@ -422,5 +460,66 @@ mod tests {
         }
         assert_eq!(s.observe(4, true), Decision::Uncertain);
         assert_eq!((s.pairs.pairs(), s.copies, s.games), (0, 5, 10));
+    }
+
+    /// A test that asked one edge and answered it, asked the whole
+    /// verdict, goes on where one that asked the verdict from the start
+    /// stands after the same pairs, and reaches the same decision.
+    #[test]
+    fn a_narrowed_test_asked_the_verdict_goes_on_as_the_whole_test() {
+        // Pairs near the lower edge (a first-player score of 40%, no
+        // draws): the upper edge settles inside long before the lower
+        // edge settles either way.
+        let mut state = 7u64;
+        let mut pairs = std::iter::repeat_with(move || {
+            let mut game = || {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                if (state >> 33) % 100 < 40 { 2 } else { 0 }
+            };
+            game() + game()
+        });
+        let mut narrow = Sequential::new(Design::DEFAULT, 400).asking(Question::FirstAhead);
+        let mut whole = Sequential::new(Design::DEFAULT, 400);
+        while !narrow.is_settled() {
+            let p = pairs.next().unwrap();
+            narrow.observe(p, false);
+            whole.observe(p, false);
+        }
+        assert_eq!(narrow.decision, Decision::NotFirstAhead);
+        assert_eq!(whole.decision, Decision::Open, "the lower edge is still open");
+        let mut widened = narrow.asking_all();
+        assert_eq!(widened, whole);
+        while !whole.is_settled() {
+            let p = pairs.next().unwrap();
+            assert_eq!(widened.observe(p, false), whole.observe(p, false));
+        }
+        assert_eq!(widened, whole);
+        assert!(widened.games > narrow.games, "{} games, then {}", narrow.games, widened.games);
+        // A settled verdict is kept.
+        assert_eq!(whole.asking_all(), whole);
+    }
+
+    #[test]
+    fn a_settled_mean_within_the_zone_of_an_edge_is_near_it() {
+        // Means of 57.5%, 50%, 42.5% and 66.9% over 40 pairs.
+        let settled = |counts: [u32; 5], decision| Sequential {
+            pairs: Pentanomial { counts },
+            decision,
+            ..Sequential::new(Design::DEFAULT, 400)
+        };
+        assert_eq!(settled([4, 6, 14, 6, 10], Decision::Balanced).pairs.mean(), 0.575);
+        assert_eq!(settled([4, 6, 14, 6, 10], Decision::Balanced).near_edge(), Some(0.6));
+        assert_eq!(settled([5, 5, 20, 5, 5], Decision::Balanced).near_edge(), None);
+        assert_eq!(settled([10, 6, 14, 6, 4], Decision::Balanced).near_edge(), Some(0.4));
+        assert_eq!(settled([3, 4, 10, 9, 14], Decision::FirstAhead).near_edge(), None);
+        // An open test, or one that reached its cap, has settled nothing.
+        assert_eq!(settled([4, 6, 14, 6, 10], Decision::Open).near_edge(), None);
+        assert_eq!(settled([4, 6, 14, 6, 10], Decision::Uncertain).near_edge(), None);
+        // Outside a wider design's zone is inside it.
+        let wide = Sequential {
+            design: Design { width: 0.075, ..Design::DEFAULT },
+            ..settled([3, 4, 10, 9, 14], Decision::FirstAhead)
+        };
+        assert_eq!(wide.near_edge(), Some(0.6));
     }
 }

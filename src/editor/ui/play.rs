@@ -655,14 +655,20 @@ fn balance_verdict_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck) {
     }
     let good = check.verdict == BalanceVerdict::Balanced && !check.stall_prone;
     let color = if good { GREEN } else { Color32::from_rgb(200, 60, 40) };
-    let mut verdict = check.summary();
-    if let Some(first) = verdict.get(..1) {
-        verdict = first.to_uppercase() + &verdict[1..];
-    }
+    let mut verdict = capitalized(&check.summary_without_near_edge());
     if check.interrupted {
         verdict.push_str(" (cancelled: from the games played so far)");
     }
     ui.label(RichText::new(verdict).strong().color(color));
+    if let Some(note) = check.near_edge_note() {
+        ui.label(RichText::new(capitalized(&note) + ".").color(Color32::from_rgb(200, 140, 0)));
+    }
+}
+
+/// `text` with its first letter made upper case.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// Each pairing's report and plots.
