@@ -300,10 +300,15 @@ pub fn run_sequential(
     on_look: &dyn Fn(&Sequential),
     stop: &Arc<AtomicBool>,
 ) -> (Vec<GameResult>, Sequential) {
-    let first = start.turn();
-    let points = |a: &GameResult, b: &GameResult| half_points(a, first) + half_points(b, first);
     let test = Sequential::new(design, pairs_cap(config)).asking(question);
-    run_pairs(start, config, test, Vec::new(), &points, on_game, on_look, stop)
+    run_pairs(start, config, test, Vec::new(), &first_players_points(start), on_game, on_look, stop)
+}
+
+/// The half points the balance check's test weighs for a pair: the first
+/// player's, over both games.
+fn first_players_points(start: &GameState) -> impl Fn(&GameResult, &GameResult) -> u8 {
+    let first = start.turn();
+    move |a, b| half_points(a, first) + half_points(b, first)
 }
 
 /// Goes on with a run of [`run_sequential`] whose test asked one edge
@@ -323,9 +328,7 @@ pub fn resume_sequential(
     on_look: &dyn Fn(&Sequential),
     stop: &Arc<AtomicBool>,
 ) -> (Vec<GameResult>, Sequential) {
-    let first = start.turn();
-    let points = |a: &GameResult, b: &GameResult| half_points(a, first) + half_points(b, first);
-    run_pairs(start, config, test.asking_all(), played, &points, on_game, on_look, stop)
+    run_pairs(start, config, test.asking_all(), played, &first_players_points(start), on_game, on_look, stop)
 }
 
 /// Agent A against agent B head to head, stopped by a sequential test on
