@@ -694,6 +694,9 @@ fn a_verdict_near_an_edge_says_so() {
         None,
     );
     assert!(clear.near_edge().is_empty() && !clear.summary().contains("close to an edge"));
+    // A generated level's notes carry the mark too.
+    assert!(pushcrate::generate::balance_note(&close).ends_with("; close to an edge of the 40–60% band"));
+    assert!(!pushcrate::generate::balance_note(&clear).contains("edge"));
     // Disagreeing pairings give no verdict to be near an edge with.
     let split = BalanceCheck::new(
         "level",

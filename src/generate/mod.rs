@@ -467,7 +467,8 @@ fn balance_check(
 /// Greedy games a candidate plays before the strong pairings.
 const PREFILTER_GAMES: u32 = 100;
 
-/// The balance a level passed, as its notes record it.
+/// The balance a level passed, as its notes record it, with a mark where
+/// a pairing settled it close to an edge of the band.
 #[must_use]
 pub fn balance_note(check: &BalanceCheck) -> String {
     let runs: Vec<String> = check
@@ -484,5 +485,8 @@ pub fn balance_note(check: &BalanceCheck) -> String {
             )
         })
         .collect();
-    format!("{} ({})", check.verdict.name(), runs.join("; "))
+    // A verdict a pairing settled near an edge may not hold on another
+    // seed: the level's notes say so (BalanceCheck::near_edge).
+    let near = if check.near_edge().is_empty() { "" } else { "; close to an edge of the 40–60% band" };
+    format!("{} ({}){near}", check.verdict.name(), runs.join("; "))
 }
