@@ -677,7 +677,7 @@ fn a_verdict_near_an_edge_says_so() {
         None,
     );
     assert_eq!(close.verdict, BalanceVerdict::Balanced);
-    assert_eq!(close.near_edge().iter().map(|&(_, edge)| edge).collect::<Vec<_>>(), [0.6]);
+    assert_eq!(close.near_edge().iter().map(|&(_, _, edge)| edge).collect::<Vec<_>>(), [0.6]);
     assert!(
         close.summary().contains(
             "close to an edge: under a the first player scores 57.5% over the pairs, within 5 points of 60%"

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
     Config, Decision, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, SETTLE_BUDGET,
-    SETTLE_DEPTH, Sequential, resume_sequential, run, run_sequential,
+    SETTLE_DEPTH, Sequential, pairs_cap, resume_sequential, run, run_sequential,
 };
 use crate::ai::Agent;
 use crate::analysis::{Finding, FindingCode, LevelReport};
@@ -261,11 +261,18 @@ impl BalanceCheck {
     /// with its stated error, but a level there sits where the test may
     /// settle either way, and another seed or a small edit can tip it.
     #[must_use]
-    pub fn near_edge(&self) -> Vec<(&Report, f64)> {
+    pub fn near_edge(&self) -> Vec<(&Report, &Sequential, f64)> {
         if !matches!(self.verdict, BalanceVerdict::Balanced | BalanceVerdict::Unbalanced) {
             return Vec::new();
         }
-        self.sides().0.into_iter().filter_map(|r| Some((r, r.sequential.as_ref()?.near_edge()?))).collect()
+        self.sides()
+            .0
+            .into_iter()
+            .filter_map(|r| {
+                let test = r.sequential.as_ref()?;
+                Some((r, test, test.near_edge()?))
+            })
+            .collect()
     }
 
     /// The note the summary adds for [`BalanceCheck::near_edge`]: "close
@@ -279,15 +286,14 @@ impl BalanceCheck {
         }
         let each: Vec<String> = near
             .iter()
-            .filter_map(|(r, edge)| {
-                let test = r.sequential.as_ref()?;
-                Some(format!(
+            .map(|(r, test, edge)| {
+                format!(
                     "under {} the first player scores {:.1}% over the pairs, within {} points of {:.0}%",
                     r.agents[0],
                     100.0 * test.pairs.mean(),
                     (test.design.width * 1000.0).round() / 10.0,
                     100.0 * edge
-                ))
+                )
             })
             .collect();
         Some(format!(
@@ -604,8 +610,9 @@ pub fn check_balance(
     cancel: &Arc<AtomicBool>,
 ) -> (BalanceCheck, Vec<Vec<GameResult>>) {
     let forced_win = settle(start, cancel);
+    let cap = pairs_cap(base);
     if forced_win.is_some() {
-        let games = plan.pairings.len() as u32 * base.games.div_ceil(2) * 2;
+        let games = plan.pairings.len() as u32 * cap;
         progress(Tick::FewerGames(games));
         return (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new());
     }
@@ -618,7 +625,7 @@ pub fn check_balance(
         let config = Config { agents, ..*base };
         let names = agents.map(Agent::label);
         let before = earlier.as_ref().map_or(0, |(_, played)| played.len() as u32);
-        let announced = base.games.div_ceil(2) * 2 - before;
+        let announced = cap - before;
         let on_game = || progress(Tick::Game);
         let look = |test: &Sequential| progress(Tick::Look { pairing, test: *test });
         let (results, test) = match (base.sequential, earlier) {
@@ -663,7 +670,7 @@ pub fn check_balance(
         && complete
         && check.pairings_disagree
     {
-        progress(Tick::MoreGames(base.games.div_ceil(2) * 2));
+        progress(Tick::MoreGames(cap));
         let (referee_report, referee_games) = play(referee, plan.pairings.len(), Question::Verdict, None);
         let mut runs = check.runs;
         // A pairing asked one edge alone (the second, after the first
@@ -685,7 +692,7 @@ pub fn check_balance(
                 if ruled_out == side {
                     continue;
                 }
-                progress(Tick::MoreGames(base.games.div_ceil(2) * 2 - test.games));
+                progress(Tick::MoreGames(cap - test.games));
                 let played = std::mem::take(&mut games[pairing]);
                 let (report, results) = play(agents, pairing, Question::Verdict, Some((test, played)));
                 runs[pairing] = report;

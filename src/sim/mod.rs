@@ -356,7 +356,7 @@ pub fn head_to_head(
 }
 
 /// A run's cap in whole pairs' games.
-fn pairs_cap(config: &Config) -> u32 {
+pub(super) fn pairs_cap(config: &Config) -> u32 {
     config.games.div_ceil(2) * 2
 }
 
