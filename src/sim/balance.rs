@@ -80,10 +80,13 @@ pub const REFEREED: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: 
 pub enum Tick {
     /// One more game has finished.
     Game,
-    /// The referee is called in: this many more games will be played.
+    /// This many more games are announced: the referee's, or those of a
+    /// pairing going on to the whole verdict.
     MoreGames(u32),
     /// A pairing stopped early: this many of the games announced for it
-    /// will not be played.
+    /// were not played. The games counted by [`Tick::Game`] then come to
+    /// the games announced, those a batch played past the settling pair
+    /// (and did not keep) included.
     FewerGames(u32),
     /// The sequential test of pairing `pairing` (its index in the plan;
     /// the referee's is the plan's length) after a batch of games.
@@ -626,7 +629,14 @@ pub fn check_balance(
         let names = agents.map(Agent::label);
         let before = earlier.as_ref().map_or(0, |(_, played)| played.len() as u32);
         let announced = cap - before;
-        let on_game = || progress(Tick::Game);
+        // Games played here, those past the settling pair included: what
+        // was not played of the announced games is withdrawn, so that the
+        // games counted come to the games announced.
+        let played_here = std::sync::atomic::AtomicU32::new(0);
+        let on_game = || {
+            played_here.fetch_add(1, Ordering::Relaxed);
+            progress(Tick::Game);
+        };
         let look = |test: &Sequential| progress(Tick::Look { pairing, test: *test });
         let (results, test) = match (base.sequential, earlier) {
             (_, Some((test, played))) => {
@@ -641,9 +651,9 @@ pub fn check_balance(
             }
             (None, None) => (run(start, &config, &on_game, cancel), None),
         };
-        let new_games = results.len() as u32 - before;
-        if new_games < announced && !cancel.load(Ordering::Relaxed) {
-            progress(Tick::FewerGames(announced - new_games));
+        let played = played_here.load(Ordering::Relaxed);
+        if played < announced && !cancel.load(Ordering::Relaxed) {
+            progress(Tick::FewerGames(announced - played));
         }
         let report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
         (
