@@ -303,6 +303,13 @@ fn generate_and_export_for_clients() {
         .output()
         .unwrap();
     assert_eq!(std::fs::read(&generated).unwrap(), again.stdout, "the same seed writes the same pack");
+    // Clear of the band's edges is a condition on the balance check: alone
+    // it is refused, naming what it needs.
+    pushcrate()
+        .args(["generate", "--count", "1", "--clear-of-edges"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--balanced"));
     // Export with derived figures, as TOML and JSON: both read back as the same pack.
     let derived = dir.path().join("derived.toml");
     pushcrate().args(["export", "@default", "--with-analysis", "--out"]).arg(&derived).assert().success();

@@ -759,6 +759,24 @@ fn generates_a_level_from_the_editor() {
     assert_eq!(ed.app().doc().pack.levels.len(), count, "generating undoes");
 }
 
+/// The Generate dialog asks for levels clear of the band's edges only
+/// with a balanced level: the box is greyed out until Balanced is ticked.
+#[test]
+fn clear_of_edges_is_asked_only_with_balanced() {
+    let mut ed = editor();
+    ed.key(Modifiers::COMMAND, Key::G);
+    let form = |ed: &Editor| match ed.app().modal() {
+        Some(Modal::Generate(form)) => form.clone(),
+        other => panic!("the Generate dialog, not {other:?}"),
+    };
+    ed.click_label_contains("Clear of the band's edges");
+    assert!(!form(&ed).clear_of_edges, "greyed out without Balanced");
+    ed.click_label_contains("Balanced (");
+    ed.click_label_contains("Clear of the band's edges");
+    let asked = form(&ed);
+    assert!(asked.balanced && asked.clear_of_edges);
+}
+
 /// Generating a balanced level plays strong self-play for minutes: the
 /// status bar offers to stop it, and stopping adds nothing.
 #[test]

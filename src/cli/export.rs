@@ -39,6 +39,13 @@ pub struct GenerateArgs {
     /// and under deep, and the solver proves no forced win.
     #[arg(long)]
     pub balanced: bool,
+    /// With --balanced, keep only levels that every pairing settles clear
+    /// of the edges of 40–60%: a candidate whose first player scores
+    /// within the test's indifference zone of an edge (35–45% or 55–65%),
+    /// where another seed or a small edit can change the verdict, is
+    /// dropped. Slower: most balanced candidates sit near an edge.
+    #[arg(long, requires = "balanced")]
+    pub clear_of_edges: bool,
     /// The most games each pairing of the balance check plays, 2 to
     /// 1,000,000.
     #[arg(long, default_value_t = crate::sim::SEQUENTIAL_CAP, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
@@ -113,6 +120,7 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         style: args.style,
         seed: args.seed,
         balanced: args.balanced,
+        clear_of_edges: args.clear_of_edges,
         balance_games: args.games,
         balance: crate::sim::STRONG,
         rules: Rules::default(),

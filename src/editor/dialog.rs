@@ -97,6 +97,8 @@ pub struct GenerateForm {
     pub seed: u64,
     /// Balance by self-play.
     pub balanced: bool,
+    /// With `balanced`, only levels settled clear of the band's edges.
+    pub clear_of_edges: bool,
 }
 
 impl Default for GenerateForm {
@@ -108,6 +110,7 @@ impl Default for GenerateForm {
             symmetry: crate::generate::GenSymmetry::HalfTurn,
             seed: 1,
             balanced: false,
+            clear_of_edges: false,
         }
     }
 }

@@ -151,6 +151,12 @@ pub struct Options {
     pub seed: u64,
     /// Keep only levels the balance check calls balanced.
     pub balanced: bool,
+    /// With `balanced`, keep only levels that every pairing settles
+    /// balanced clear of the band's edges: a candidate whose pairs' mean
+    /// lies within the test's indifference zone of 40% or 60%, where
+    /// another seed or a small edit can change the verdict, is dropped as
+    /// soon as its pairing settles, before the next pairing's games.
+    pub clear_of_edges: bool,
     /// The most games each pairing of the sequential balance check plays.
     pub balance_games: u32,
     /// The balance check a balanced level must pass (by default
@@ -169,6 +175,7 @@ impl Default for Options {
             style: Style::Open,
             seed: 1,
             balanced: false,
+            clear_of_edges: false,
             balance_games: sim::SEQUENTIAL_CAP,
             balance: sim::STRONG,
             rules: Rules::default(),
@@ -417,8 +424,10 @@ pub fn generate(
 /// greedy run first rejects the clearly lopsided, the solver rejects a
 /// forced win, then the plan's check must call it balanced, as
 /// [`sim::check_balance`] does, each pairing stopping at its sequential
-/// test's verdict. The check ends as soon as it cannot pass: without a
-/// referee at the first pairing whose test settles other than balanced;
+/// test's verdict, and with `options.clear_of_edges` no pairing may settle
+/// it close to an edge of the band. The check ends as soon as it cannot
+/// pass: without a referee at the first pairing whose test settles other
+/// than balanced (or, clear of edges asked, balanced close to an edge);
 /// with one, when no pairing can.
 fn balance_check(
     start: &GameState,
@@ -447,7 +456,8 @@ fn balance_check(
     let tick = |tick: sim::Tick| {
         if let sim::Tick::Look { pairing, test } = tick
             && test.is_settled()
-            && test.decision != sim::Decision::Balanced
+            && (test.decision != sim::Decision::Balanced
+                || (options.clear_of_edges && test.near_edge().is_some()))
             && let Ok(mut failed) = failed.lock()
             && let Some(slot) = failed.get_mut(pairing)
         {
@@ -461,7 +471,9 @@ fn balance_check(
         }
     };
     let (check, _) = sim::check_balance(start, id, plan, &config, &tick, &stop);
-    (check.verdict == sim::BalanceVerdict::Balanced && !stop.load(Ordering::Relaxed)).then_some(check)
+    let edges_allowed = !options.clear_of_edges || check.near_edge().is_empty();
+    (check.verdict == sim::BalanceVerdict::Balanced && edges_allowed && !stop.load(Ordering::Relaxed))
+        .then_some(check)
 }
 
 /// Greedy games a candidate plays before the strong pairings.

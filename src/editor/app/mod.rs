@@ -1102,6 +1102,7 @@ impl EditorApp {
                 style: form.style,
                 seed: form.seed,
                 balanced: form.balanced,
+                clear_of_edges: form.balanced && form.clear_of_edges,
                 balance_games: crate::sim::SEQUENTIAL_CAP,
                 balance: crate::sim::STRONG,
                 rules,

@@ -112,6 +112,15 @@ impl View<'_> {
                         ui.label("");
                         ui.checkbox(&mut form.balanced, "Balanced (the balance check calls it balanced under expert and deep: minutes)");
                         ui.end_row();
+                        ui.label("");
+                        ui.add_enabled(
+                            form.balanced,
+                            egui::Checkbox::new(
+                                &mut form.clear_of_edges,
+                                "Clear of the band's edges (no pairing within 5 points of 40% or 60%: slower)",
+                            ),
+                        );
+                        ui.end_row();
                     });
                     if Some(&Modal::Generate(form.clone())) != app.modal() {
                         answers.push(Answer::Edit(Modal::Generate(form.clone())));
