@@ -1373,6 +1373,30 @@ fn only_x11_and_wayland_systems_need_a_display_variable() {
     assert!(!display_available_on("freebsd", none));
 }
 
+/// While a balance check runs and nothing is touched, the window wakes
+/// twice a second to draw its progress, not at every frame: a software
+/// renderer draws on the CPU the games would otherwise have.
+#[test]
+fn a_running_check_draws_its_progress_twice_a_second() {
+    let mut ed = editor();
+    play(&mut ed, "courtyard");
+    ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
+    ed.harness.step();
+    assert!(sandbox(&ed).balance.is_some(), "the check runs");
+    // The first frames show what the command did; then the window rests.
+    let mut delays = Vec::new();
+    for _ in 0..5 {
+        let now = ed.harness.ctx.input(|i| i.time);
+        ed.harness.input_mut().time = Some(now + 1.0);
+        ed.harness.step();
+        delays.push(ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay);
+    }
+    assert!(sandbox(&ed).balance.is_some(), "the check still runs");
+    let delay = *delays.last().unwrap();
+    assert_eq!(delay, std::time::Duration::from_millis(500), "a running check repaints after {delay:?}");
+    ed.harness.state_mut().command(pushcrate::editor::command::Command::CancelBalance);
+}
+
 /// Play mode at rest draws no frames: with a person to move, nothing is
 /// animated or searched, so the window sleeps until input (before, it
 /// repainted every 30 ms, which on a software renderer is most of a core).

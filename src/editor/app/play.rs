@@ -198,13 +198,14 @@ impl EditorApp {
         // plays against itself, at the chosen speed. A person's turn waits
         // for input, with no frame at all.
         // A move being drawn or answered wants smooth frames; a check or a
-        // search for fixes only its progress, four times a second, so that
-        // drawing it (a software renderer's whole window, on some
-        // machines) leaves the cores to the games.
+        // search for fixes only its progress, twice a second (input still
+        // draws at once), so that drawing it leaves the cores to the
+        // games: a software renderer draws the whole window on the CPU,
+        // about 0.1 CPU-seconds a frame under lavapipe (docs/performance.md).
         let wake = if sandbox.thinking.is_some() || animating || sandbox.computer_due() {
             Some(std::time::Duration::from_millis(30))
         } else if sandbox.balance.is_some() || sandbox.fixes.is_some() || sandbox.skill.is_some() {
-            Some(std::time::Duration::from_millis(250))
+            Some(std::time::Duration::from_millis(500))
         } else {
             sandbox.next_computer_move_in()
         };
