@@ -355,6 +355,17 @@ fn a_reusing_search_keeps_what_deeper_searches_learnt() {
     assert!(differed > 0, "no position where two turns and five disagree");
 }
 
+/// The sequential balance check's config, hard against hard playing first
+/// (a plan names each pairing's agents), on `threads` threads.
+fn sequential_config(threads: usize) -> Config {
+    let hard: Agent = "hard".parse().unwrap();
+    Config {
+        threads,
+        sequential: Some(sim::Design::DEFAULT),
+        ..Config::fixed([hard, hard], sim::SEQUENTIAL_CAP)
+    }
+}
+
 fn config(threads: usize, games: u32) -> Config {
     Config {
         agents: ["greedy".parse().unwrap(), "medium".parse().unwrap()],
@@ -565,11 +576,7 @@ fn the_sequential_check_stops_at_its_verdict_whatever_the_threads() {
     let hard: Agent = "hard".parse().unwrap();
     let pairings = [[hard, hard]];
     let run = |threads: usize| {
-        let config = Config {
-            threads,
-            sequential: Some(sim::Design::DEFAULT),
-            ..Config::fixed([hard, hard], sim::SEQUENTIAL_CAP)
-        };
+        let config = sequential_config(threads);
         let ticks = std::sync::Mutex::new(Vec::new());
         let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
         let (check, games) =
@@ -791,11 +798,7 @@ fn the_second_pairing_asks_only_what_can_change_the_verdict() {
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let random: Agent = "random".parse().unwrap();
-    let config = Config {
-        threads: 1,
-        sequential: Some(sim::Design::DEFAULT),
-        ..Config::fixed([hard, hard], sim::SEQUENTIAL_CAP)
-    };
+    let config = sequential_config(1);
     let pairings = [[hard, hard], [random, random]];
     let (check, games) =
         sim::check_balance(&start, "maze", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
@@ -839,11 +842,7 @@ fn a_pairing_asked_one_edge_goes_on_to_share_the_referees_verdict() {
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let greedy: Agent = "greedy".parse().unwrap();
-    let config = Config {
-        threads: 1,
-        sequential: Some(sim::Design::DEFAULT),
-        ..Config::fixed([hard, hard], sim::SEQUENTIAL_CAP)
-    };
+    let config = sequential_config(1);
     let pairings = [[hard, hard], [greedy, greedy]];
     let (alone, alone_games) =
         sim::check_balance(&start, "gates", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
