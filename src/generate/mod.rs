@@ -455,6 +455,11 @@ fn balance_check(
     let failed = std::sync::Mutex::new(vec![false; plan.pairings.len()]);
     let tick = |tick: sim::Tick| {
         if let sim::Tick::Look { pairing, test } = tick
+            && gives_up(pairing, &test)
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if let sim::Tick::Look { pairing, test } = tick
             && test.is_settled()
             && (test.decision != sim::Decision::Balanced
                 || (options.clear_of_edges && test.near_edge().is_some()))
@@ -479,6 +484,29 @@ fn balance_check(
 /// Greedy games a candidate plays before the strong pairings.
 const PREFILTER_GAMES: u32 = 100;
 
+/// The games a pairing after the first plays before the generator may give
+/// up on its candidate ([`gives_up`]).
+const GIVE_UP_AFTER: u32 = 20;
+
+/// The design whose *outside* bound a pairing after the first may cross
+/// for the generator to give up on its candidate: the same hypotheses as
+/// the check's, at α = β = 20% (a log-likelihood ratio of ln 4).
+const GIVE_UP: sim::Design = sim::Design { alpha: 0.2, beta: 0.2, width: sim::Design::DEFAULT.width };
+
+/// Whether the generator gives up on a candidate, at a look of `pairing`'s
+/// test: a pairing after the first (deep, once expert has called the
+/// candidate balanced) that has played [`GIVE_UP_AFTER`] games and leans
+/// outside the band at either edge past [`GIVE_UP`]'s bound. Such a
+/// candidate is seldom certified, and when it is, near an edge after
+/// hundreds of deep games; a fresh candidate costs less. Giving up
+/// certifies nothing: a kept level has passed the whole check.
+fn gives_up(pairing: usize, test: &sim::Sequential) -> bool {
+    pairing > 0
+        && !test.is_settled()
+        && test.games >= GIVE_UP_AFTER
+        && test.llr.iter().any(|&llr| llr >= GIVE_UP.upper())
+}
+
 /// The balance a level passed, as its notes record it, with a mark where
 /// a pairing settled it close to an edge of the band.
 #[must_use]
@@ -501,4 +529,40 @@ pub fn balance_note(check: &BalanceCheck) -> String {
     // seed: the level's notes say so (BalanceCheck::near_edge).
     let near = if check.near_edge().is_empty() { "" } else { "; close to an edge of the 40–60% band" };
     format!("{} ({}){near}", check.verdict.name(), runs.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deep-like test after `pairs` pairs of the given first-player half
+    /// points, repeated in order.
+    fn after(pattern: &[u8], pairs: usize) -> sim::Sequential {
+        let mut test = sim::Sequential::new(sim::Design::DEFAULT, 400);
+        for &half_points in pattern.iter().cycle().take(pairs) {
+            test.observe(half_points, false);
+        }
+        test
+    }
+
+    #[test]
+    fn the_generator_gives_up_on_a_later_pairing_leaning_outside_the_band() {
+        // Pairs of 4, 2, 4, 2 and 3 half points to the first player: 75%.
+        let leaning = [4, 2, 4, 2, 3];
+        let test = after(&leaning, 10);
+        assert!(!test.is_settled(), "{test:?}");
+        assert!(gives_up(1, &test), "{test:?}");
+        // Not the first pairing, whose games are cheap, and not before
+        // its twentieth game.
+        assert!(!gives_up(0, &test));
+        assert!(!gives_up(1, &after(&leaning, 9)));
+        // The other edge alike.
+        let behind = [0, 2, 0, 2, 1];
+        assert!(gives_up(1, &after(&behind, 10)));
+        // A candidate playing even never is, however long it plays.
+        for pairs in 10..200 {
+            let test = after(&[2, 4, 0, 2, 1, 3], pairs);
+            assert!(!gives_up(1, &test), "{pairs} pairs: {test:?}");
+        }
+    }
 }
