@@ -1397,6 +1397,30 @@ fn a_running_check_draws_its_progress_twice_a_second() {
     ed.harness.state_mut().command(pushcrate::editor::command::Command::CancelBalance);
 }
 
+/// While a level is generated and nothing is touched, the window wakes
+/// twice a second to count the time up, with no spinner asking for every
+/// frame: on a software renderer those frames took most of the cores the
+/// candidates' games need.
+#[test]
+fn generating_draws_its_time_twice_a_second() {
+    let mut ed = editor();
+    let form = pushcrate::editor::GenerateForm { balanced: true, ..Default::default() };
+    ed.harness.state_mut().command(Command::Dialog(Answer::Generate(form)));
+    ed.harness.step();
+    assert!(ed.app().generating(), "the level is being generated");
+    let mut delay = std::time::Duration::ZERO;
+    for _ in 0..5 {
+        let now = ed.harness.ctx.input(|i| i.time);
+        ed.harness.input_mut().time = Some(now + 1.0);
+        ed.harness.step();
+        delay = ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+    }
+    assert!(ed.app().generating(), "still generating");
+    assert_eq!(delay, std::time::Duration::from_millis(500), "generating repaints after {delay:?}");
+    assert!(ed.app().generating_for().is_some());
+    ed.harness.state_mut().command(Command::StopGenerating);
+}
+
 /// Play mode at rest draws no frames: with a person to move, nothing is
 /// animated or searched, so the window sleeps until input (before, it
 /// repainted every 30 ms, which on a software renderer is most of a core).

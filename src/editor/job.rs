@@ -64,6 +64,7 @@ pub enum Poll<T> {
 pub struct Job<T> {
     progress: Progress,
     receiver: Receiver<T>,
+    started: std::time::Instant,
 }
 
 impl<T: Send + 'static> Job<T> {
@@ -90,7 +91,7 @@ impl<T: Send + 'static> Job<T> {
             // The job may be dropped before it ends: nobody wants the result.
             sender.send(work(&theirs)).ok();
         });
-        Job { progress, receiver }
+        Job { progress, receiver, started: std::time::Instant::now() }
     }
 }
 
@@ -113,6 +114,12 @@ impl<T> Job<T> {
     #[must_use]
     pub fn is_cancelled(&self) -> bool {
         self.progress.cancel.load(Ordering::Relaxed)
+    }
+
+    /// How long the job has been running.
+    #[must_use]
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.started.elapsed()
     }
 
     /// Steps done and steps expected.

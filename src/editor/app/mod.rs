@@ -98,6 +98,13 @@ fn level_key(level: &Level, rules: &Rules) -> u64 {
 /// What a generation stopped by the user reports.
 const GENERATING_STOPPED: &str = "Generating stopped: no level was added.";
 
+/// How often a window with long work under way and nothing touched draws
+/// its progress: a balance check, a search for fixes, a skill trace or a
+/// level being generated. A software renderer draws the whole window on
+/// the CPU, about 0.1 CPU-seconds a frame under lavapipe
+/// (docs/performance.md), on the cores the work needs.
+pub(crate) const PROGRESS_REDRAW: Duration = Duration::from_millis(500);
+
 impl EditorApp {
     /// An editor on the bundled pack (an unsaved copy), with the given
     /// dialogs and folder for its own files. Offers to recover unsaved work
@@ -348,6 +355,12 @@ impl EditorApp {
     #[must_use]
     pub const fn generating(&self) -> bool {
         self.generating.is_some()
+    }
+
+    /// How long the level being generated has taken so far.
+    #[must_use]
+    pub fn generating_for(&self) -> Option<Duration> {
+        self.generating.as_ref().map(super::job::Job::elapsed)
     }
 
     /// Whether an overlay is on.
@@ -1147,7 +1160,9 @@ impl EditorApp {
                 self.generating = None;
                 self.modal = Some(Modal::Error(why.to_string()));
             }
-            super::job::Poll::Running => ctx.request_repaint_after(Duration::from_millis(50)),
+            // Its time so far, twice a second: a software renderer draws
+            // the window on the cores the candidates' games need.
+            super::job::Poll::Running => ctx.request_repaint_after(PROGRESS_REDRAW),
             super::job::Poll::Lost => {
                 self.generating = None;
                 self.modal = Some(Modal::Error("Generating the level failed.".into()));

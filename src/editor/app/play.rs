@@ -205,7 +205,7 @@ impl EditorApp {
         let wake = if sandbox.thinking.is_some() || animating || sandbox.computer_due() {
             Some(std::time::Duration::from_millis(30))
         } else if sandbox.balance.is_some() || sandbox.fixes.is_some() || sandbox.skill.is_some() {
-            Some(std::time::Duration::from_millis(500))
+            Some(super::PROGRESS_REDRAW)
         } else {
             sandbox.next_computer_move_in()
         };

@@ -483,8 +483,11 @@ impl View<'_> {
             };
             ui.label(mode);
             ui.separator();
-            if app.generating() {
-                ui.spinner();
+            // No spinner: it would ask for every frame. The time so far
+            // counts up instead, drawn twice a second.
+            if let Some(so_far) = app.generating_for() {
+                ui.label(format!("{} s", so_far.as_secs()))
+                    .on_hover_text("How long the level being generated has taken so far");
                 self.command_button(ui, Command::StopGenerating);
             }
             ui.label(app.status());

@@ -457,10 +457,9 @@ impl View<'_> {
         if let Some(job) = &sandbox.fixes {
             let (games, _) = job.progress();
             let stage = sandbox.fixes_stage.lock().map(|s| s.clone()).unwrap_or_default();
-            ui.horizontal_wrapped(|ui| {
-                ui.spinner();
-                ui.label(format!("{stage} — {games} games so far"));
-            });
+            // No spinner: it would ask for every frame; the games count
+            // up twice a second.
+            ui.label(format!("{stage} — {games} games so far"));
         }
         let Some(found) = &sandbox.fixes_found else { return };
         let pct = |x: f64| format!("{:.0}", 100.0 * x);
