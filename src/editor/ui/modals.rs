@@ -110,7 +110,7 @@ impl View<'_> {
                         ui.add(egui::DragValue::new(&mut form.seed)).labelled_by(label.id);
                         ui.end_row();
                         ui.label("");
-                        ui.checkbox(&mut form.balanced, "Balanced (the balance check calls it balanced under expert and deep: minutes)");
+                        ui.checkbox(&mut form.balanced, "Balanced (the balance check calls it balanced under expert and deep: a minute or two)");
                         ui.end_row();
                         ui.label("");
                         ui.add_enabled(
