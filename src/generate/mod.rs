@@ -454,21 +454,20 @@ fn balance_check(
     let stop = Arc::new(AtomicBool::new(false));
     let failed = std::sync::Mutex::new(vec![false; plan.pairings.len()]);
     let tick = |tick: sim::Tick| {
-        if let sim::Tick::Look { pairing, test } = tick
-            && gives_up(pairing, &test)
-        {
-            stop.store(true, Ordering::Relaxed);
-        }
-        if let sim::Tick::Look { pairing, test } = tick
-            && test.is_settled()
-            && (test.decision != sim::Decision::Balanced
-                || (options.clear_of_edges && test.near_edge().is_some()))
-            && let Ok(mut failed) = failed.lock()
-            && let Some(slot) = failed.get_mut(pairing)
-        {
-            *slot = true;
-            if failed.iter().filter(|&&f| f).count() > may_fail {
+        if let sim::Tick::Look { pairing, test } = tick {
+            let settled_against = test.is_settled()
+                && (test.decision != sim::Decision::Balanced
+                    || (options.clear_of_edges && test.near_edge().is_some()));
+            if gives_up(pairing, &test) {
                 stop.store(true, Ordering::Relaxed);
+            } else if settled_against
+                && let Ok(mut failed) = failed.lock()
+                && let Some(slot) = failed.get_mut(pairing)
+            {
+                *slot = true;
+                if failed.iter().filter(|&&f| f).count() > may_fail {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
         if cancel.load(Ordering::Relaxed) {
