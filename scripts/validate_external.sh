@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Validates packs against docs/pack.schema.json with two independent
 # validators from npm, as client authors would: ajv (JSON packs, strict
-# mode, draft 2020-12) and taplo (TOML packs). Every pack given must pass;
+# mode, draft 2020-12) and taplo (TOML packs); and checks every pattern of
+# the schema with recheck, a ReDoS checker, so that no pack can stall a
+# client's validator. Every pack given must pass;
 # every pack in tests/data/schema-reject must be refused by the schema and
 # by `pushcrate check` alike, and every pack in tests/data/schema-accept
 # accepted by both.
@@ -11,9 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tools=target/npm
-if [ ! -x "$tools/node_modules/.bin/ajv" ] || [ ! -x "$tools/node_modules/.bin/taplo" ]; then
+if [ ! -x "$tools/node_modules/.bin/ajv" ] || [ ! -x "$tools/node_modules/.bin/taplo" ] \
+  || [ ! -d "$tools/node_modules/recheck" ]; then
   mkdir -p "$tools"
-  npm install --prefix "$tools" --no-audit --no-fund --silent ajv-cli@5.0.0 @taplo/cli@0.7.0 >/dev/null
+  npm install --prefix "$tools" --no-audit --no-fund --silent ajv-cli@5.0.0 @taplo/cli@0.7.0 recheck@4.5.0 >/dev/null
 fi
 ajv="$tools/node_modules/.bin/ajv"
 taplo="$tools/node_modules/.bin/taplo"
@@ -28,8 +31,10 @@ schema_accepts() {
   esac
 }
 
-# The schema itself must load in strict mode.
+# The schema itself must load in strict mode, and no pattern of it may
+# backtrack super-linearly.
 "$ajv" compile --spec=draft2020 --strict=true -s "$schema" >/dev/null
+NODE_PATH="$tools/node_modules" node scripts/check_patterns.js "$schema"
 
 passed=0
 failed=0

@@ -301,3 +301,157 @@ fn problems_of_defaults_point_at_what_sets_them() {
     let (line, _) = line_col(text, goals.span.clone().unwrap().start);
     assert!(text.lines().nth(line - 1).unwrap().starts_with("p1 = "), "line {line}: {}", goals.message);
 }
+
+/// A one-level pack (level `index` of the default pack) as a TOML table,
+/// written canonically, with the struct `which` (0 `[rules]`, 1 `p1`, 2
+/// `p2`, 3 the level) replaced by an array of its values in field order, as
+/// serde's derived `Deserialize` would read it.
+fn pack_with_positional_array(index: usize, rules: (i64, i64, i64), which: usize) -> toml::Table {
+    let pack = parse_pack(DEFAULT_PACK_TOML).pack.unwrap();
+    let level = &pack.levels[index % pack.levels.len()];
+    let mut one = Pack::new("positional");
+    one.levels.push(level.clone());
+    let mut table: toml::Table = toml::from_str(&write_pack(&one)).unwrap();
+    table.insert("format".into(), toml::Value::Integer(2));
+    let string = |s: &str| toml::Value::String(s.to_owned());
+    let (crates_to_win, placements, bonus) = rules;
+    table.insert(
+        "rules".into(),
+        toml::Value::Array(vec![
+            toml::Value::Integer(crates_to_win),
+            toml::Value::Integer(placements),
+            toml::Value::Integer(bonus),
+            toml::Value::Integer(50),
+            toml::Value::Integer(20),
+            string("diagonal"),
+        ]),
+    );
+    if which == 0 {
+        return table;
+    }
+    // The rules stay a table when another struct is the array.
+    let mut rules = toml::Table::new();
+    rules.insert("crates_to_win".into(), toml::Value::Integer(crates_to_win));
+    rules.insert("crate_placements".into(), toml::Value::Integer(placements));
+    table.insert("rules".into(), toml::Value::Table(rules));
+    let levels = table.get_mut("level").unwrap().as_array_mut().unwrap();
+    let written = levels[0].as_table_mut().unwrap();
+    if which == 1 || which == 2 {
+        let key = if which == 1 { "p1" } else { "p2" };
+        let start = written[key].as_table().unwrap()["start"].clone();
+        // Every field given, so that only the array's shape is wrong: the
+        // start square, and a goal set of that one cell.
+        written.insert(key.into(), toml::Value::Array(vec![start.clone(), toml::Value::Array(vec![start])]));
+        return table;
+    }
+    let flag = level.flag.or(level.centre()).unwrap().to_string();
+    let values = vec![
+        written["id"].clone(),
+        written["name"].clone(),
+        string(level.author.as_deref().unwrap_or("")),
+        string(level.notes.as_deref().unwrap_or("")),
+        toml::Value::Array(level.tags.iter().map(|t| string(t)).collect()),
+        written["size"].clone(),
+        string(&pushcrate::level::format::map_text(level)),
+        toml::Value::Integer(if level.first == pushcrate::rules::Player::One { 1 } else { 2 }),
+        string(&flag),
+        written["p1"].clone(),
+        written["p2"].clone(),
+        written.get("crates").cloned().unwrap_or_else(|| toml::Value::Array(Vec::new())),
+        toml::Value::Array(Vec::new()),
+        toml::Value::Integer(0),
+    ];
+    table.insert("level".into(), toml::Value::Array(vec![toml::Value::Array(values)]));
+    table
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Every struct of the format, written as an array of its values in
+    /// field order, is refused (E002), placed at the array, in TOML and in
+    /// JSON alike.
+    #[test]
+    fn every_struct_written_as_an_array_is_refused_with_a_location(
+        index in 0usize..16,
+        crates_to_win in 1i64..=50,
+        placements in 0i64..=60,
+        bonus in 0i64..=8,
+        which in 0usize..4,
+        json in any::<bool>(),
+    ) {
+        let table = pack_with_positional_array(index, (crates_to_win, placements, bonus), which);
+        let text = if json {
+            serde_json::to_string_pretty(&table).unwrap()
+        } else {
+            toml::to_string(&table).unwrap()
+        };
+        let parsed = if json { pushcrate::level::parse_pack_json(&text) } else { parse_pack(&text) };
+        prop_assert!(parsed.has_errors(), "accepted:\n{text}");
+        let problem = &parsed.problems[0];
+        prop_assert_eq!(problem.code, Code::Schema, "{:?}", problem);
+        prop_assert!(problem.message.contains("expected a table"), "{}", problem.message);
+        let span = problem.span.clone().expect("a location");
+        prop_assert!(text[span.start..].starts_with('['), "placed at {:?}: {}", span, &text[span.start..]);
+    }
+}
+
+#[test]
+fn packs_are_toml_1_0_and_dates_are_not_text() {
+    let mut seen = 0;
+    for path in files_in("tests/data/toml-1.0") {
+        let file = pushcrate::files::read_pack(&path).unwrap();
+        assert!(file.parsed.has_errors(), "{} was accepted", path.display());
+        let problem = &file.parsed.problems[0];
+        assert!(matches!(problem.code, Code::Syntax | Code::Schema), "{}: {problem:?}", path.display());
+        let span = problem.span.clone().unwrap_or_else(|| panic!("{}: no place", path.display()));
+        let (line, _) = line_col(&file.text, span.start);
+        assert!(line >= 2, "{}: placed on line {line}", path.display());
+        seen += 1;
+    }
+    assert!(seen >= 6);
+    // The same text in TOML 1.0 is read as ever.
+    let fine = "format = 1\nname = \"esc\\u001B \\u0041 1979-05-27\"\n[[level]]\nid = \"a\"\nname = \"a\"\nsize = \"5x5\"\np1 = { start = \"c1\" }\np2 = { start = \"c5\" }\n";
+    let parsed = parse_pack(fine);
+    assert!(!parsed.has_errors(), "{:?}", parsed.problems);
+    assert_eq!(parsed.pack.unwrap().name, "esc\u{1b} A 1979-05-27");
+    let date = parse_pack(
+        "format = 1\nname = 1979-05-27 07:32:00\n[[level]]\nid = \"a\"\nname = \"a\"\nsize = \"5x5\"\np1 = { start = \"c1\" }\np2 = { start = \"c5\" }\n",
+    );
+    let problem = &date.problems[0];
+    assert_eq!(problem.code, Code::Schema);
+    assert!(problem.message.contains("put it in quotes"), "{}", problem.message);
+}
+
+#[test]
+fn values_nest_at_most_the_documented_depth() {
+    use pushcrate::level::format::MAX_NESTING;
+    let pack = |depth: usize| {
+        format!(
+            "format = 1\nname = \"n\"\n[[level]]\nid = \"a\"\nname = \"a\"\nsize = \"5x5\"\np1 = {{ start = \"c1\" }}\np2 = {{ start = \"c5\" }}\nderived = {}1{}\n",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    let fits = parse_pack(&pack(MAX_NESTING));
+    assert!(!fits.has_errors(), "{:?}", fits.problems);
+    let deeper = parse_pack(&pack(MAX_NESTING + 1));
+    let problem = &deeper.problems[0];
+    assert_eq!(problem.code, Code::Syntax);
+    assert!(problem.message.contains(&format!("at most {MAX_NESTING} deep")), "{}", problem.message);
+}
+
+#[test]
+fn a_byte_order_mark_is_no_column() {
+    for (text, json) in [("format = x\n", false), ("{\"format\": 1, \"name\": 5}", true)] {
+        let column = |text: String| {
+            let file = pushcrate::files::pack_from_bytes("p".into(), text.into_bytes(), json);
+            let rendered = pushcrate::diagnostics::render(&file, false, 10);
+            rendered.lines().find(|l| l.contains("-->")).map(str::to_owned).unwrap()
+        };
+        let plain = column(text.to_owned());
+        let marked = column(format!("\u{feff}{text}"));
+        assert_eq!(plain, marked, "json {json}");
+    }
+    assert_eq!(line_col("\u{feff}format = x", "\u{feff}format = ".len()), (1, 10));
+}

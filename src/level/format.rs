@@ -63,9 +63,11 @@ impl<'de> Deserialize<'de> for Whole {
     }
 }
 
-/// Free text as the schema means it: a string, or a TOML date or time
-/// (`name = 1979-05-27`), read as the text TOML writes for it, as
-/// validators that see TOML through JSON (taplo) read it.
+/// Free text as the schema means it: a string. A TOML date or time written
+/// unquoted (`name = 1979-05-27`) is not text to a TOML reader (Python's
+/// `tomllib` gives a `datetime`, which the schema's `string` refuses), so it
+/// is E002 with the fix in its message, not text whose spelling a client
+/// would have to guess.
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct Text(String);
 
@@ -74,7 +76,9 @@ impl<'de> Deserialize<'de> for Text {
         use serde::de::{Error as _, Unexpected};
         match toml::Value::deserialize(deserializer)? {
             toml::Value::String(text) => Ok(Text(text)),
-            toml::Value::Datetime(when) => Ok(Text(when.to_string())),
+            toml::Value::Datetime(_) => Err(D::Error::custom(
+                "invalid type: TOML date-time, expected a string; to mean it as text, put it in quotes",
+            )),
             other => {
                 let unexpected = match &other {
                     toml::Value::Integer(n) => Unexpected::Signed(*n),
@@ -86,6 +90,28 @@ impl<'de> Deserialize<'de> for Text {
                 Err(D::Error::invalid_type(unexpected, &"a string"))
             }
         }
+    }
+}
+
+/// A table of the format. serde's derived `Deserialize` also reads a
+/// struct written as an array of its values in field order
+/// (`p1 = ["c1", ["a1"]]`), which the format and the schema refuse: this
+/// takes a table only, and anything else is the usual located E002.
+struct Table<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Table<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Table<T>, D::Error> {
+        struct Visitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
+            type Value = Table<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a table")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Table<T>, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Table)
+            }
+        }
+        deserializer.deserialize_map(Visitor(std::marker::PhantomData))
     }
 }
 
@@ -139,8 +165,12 @@ mod schema_types {
     /// first; `#` wall and `.` floor.
     /// Rows end with `\n` or `\r\n`; spaces and tabs around a row, and blank
     /// lines, are ignored.
+    // Every row splits one way only (blanks, then optionally a run of `#`
+    // and `.` with its trailing blanks), so that a backtracking validator
+    // reads any text in linear time; CI runs every pattern of the schema
+    // through a ReDoS checker (scripts/check_patterns.js).
     #[derive(JsonSchema)]
-    pub struct Map(#[schemars(pattern(r"^(?:[ \t]*[#.]*[ \t]*\r?\n)*[ \t]*[#.]*[ \t]*$"))] String);
+    pub struct Map(#[schemars(pattern(r"^(?:[ \t]*(?:[#.]+[ \t]*)?\r?\n)*[ \t]*(?:[#.]+[ \t]*)?$"))] String);
 
     /// Which jumps are allowed.
     #[derive(JsonSchema)]
@@ -310,11 +340,12 @@ struct RawPack {
     #[schemars(with = "Option<String>")]
     description: Option<Spanned<Text>>,
     /// Rule options for every level; missing keys take their defaults.
-    rules: Option<RawRules>,
+    #[schemars(with = "Option<RawRules>")]
+    rules: Option<Table<RawRules>>,
     /// The levels, in order.
     #[serde(default)]
-    #[schemars(required, length(min = 1, max = 10000))]
-    level: Vec<RawLevel>,
+    #[schemars(with = "Vec<RawLevel>", required, length(min = 1, max = 10000))]
+    level: Vec<Table<RawLevel>>,
 }
 
 /// The options of docs/rules.md; each key is optional.
@@ -379,10 +410,10 @@ struct RawLevel {
     flag: Option<Spanned<String>>,
     /// Player 1.
     #[schemars(with = "RawPlayer")]
-    p1: Option<Spanned<RawPlayer>>,
+    p1: Option<Spanned<Table<RawPlayer>>>,
     /// Player 2.
     #[schemars(with = "RawPlayer")]
-    p2: Option<Spanned<RawPlayer>>,
+    p2: Option<Spanned<Table<RawPlayer>>>,
     /// Initial crates.
     #[serde(default)]
     #[schemars(with = "Vec<schema_types::CrateEntry>", default = "no_crates")]
@@ -636,6 +667,9 @@ pub fn parse_pack(text: &str) -> Parsed {
         Ok(probe) => probe,
         Err(e) => return fatal(toml_problem(Code::Syntax, &e)),
     };
+    if let Some(problem) = toml_1_1_problem(text) {
+        return fatal(problem);
+    }
     let version = match probe.format {
         None => {
             return fatal(
@@ -693,6 +727,32 @@ pub fn parse_pack(text: &str) -> Parsed {
     Parsed { pack: Some(pack), problems, complete }
 }
 
+/// How deep arrays and tables may nest in a pack (`derived` included):
+/// the TOML readers' own bound, one deeper is E001 (docs/format.md).
+pub const MAX_NESTING: usize = 79;
+
+/// E001 for text that TOML 1.1 reads and TOML 1.0 does not: packs are TOML
+/// 1.0, as Python's `tomllib` and most TOML libraries read it, so an escape
+/// `\e` or `\xHH`, a time without seconds, or an inline table over several
+/// lines or with a trailing comma is refused where it stands rather than
+/// accepted here and refused by a client. Also the nesting bound.
+fn toml_1_1_problem(text: &str) -> Option<Problem> {
+    let error = toml_v1_0::from_str::<toml_v1_0::Table>(text).err()?;
+    let message = error.message().trim().trim_end_matches('.').replace('\n', "; ");
+    let message = if message.contains("recursion limit") {
+        format!("values nest too deeply: arrays and tables nest at most {MAX_NESTING} deep in a pack")
+    } else {
+        format!(
+            "{message}: packs are TOML 1.0, and this is TOML 1.1 syntax that TOML 1.0 readers (Python's tomllib) refuse"
+        )
+    };
+    let problem = Problem::new(Code::Syntax, Field::Pack, message);
+    Some(match error.span() {
+        Some(span) => problem.at(span),
+        None => problem,
+    })
+}
+
 fn toml_problem(code: Code, error: &toml::de::Error) -> Problem {
     let message = error.message().trim().trim_end_matches('.').to_owned();
     let problem = Problem::new(code, Field::Pack, message);
@@ -722,9 +782,9 @@ impl Reader<'_> {
         pack.author = raw.author.map(|a| a.into_inner().0);
         pack.description = raw.description.map(|d| d.into_inner().0);
         if let Some(rules) = raw.rules {
-            pack.rules = self.rules(rules);
+            pack.rules = self.rules(rules.0);
         }
-        pack.levels = raw.level.into_iter().enumerate().map(|(i, l)| self.level(i, l)).collect();
+        pack.levels = raw.level.into_iter().enumerate().map(|(i, l)| self.level(i, l.0)).collect();
         pack
     }
 
@@ -860,7 +920,7 @@ impl Reader<'_> {
         for (player, raw) in [(Player::One, p1), (Player::Two, p2)] {
             let Some(raw) = raw else { continue };
             let table_span = raw.span();
-            let raw = raw.into_inner();
+            let raw = raw.into_inner().0;
             self.map.spans.insert(Field::LevelKey(i, start_key(player)), table_span.clone());
             if let Some(start) = raw.start {
                 self.map.spans.insert(Field::LevelKey(i, start_key(player)), start.span());
@@ -1204,11 +1264,13 @@ fn write_level(out: &mut String, level: &Level) {
     }
 }
 
-/// 1-based line and column (in characters) of byte `offset` in `text`.
+/// 1-based line and column (in characters) of byte `offset` in `text`; a
+/// byte-order mark at the start is no column.
 #[must_use]
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = text.get(..offset).unwrap_or(text);
+    let before = before.strip_prefix('\u{feff}').unwrap_or(before);
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let col = before[line_start..].chars().count() + 1;
