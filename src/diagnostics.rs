@@ -103,11 +103,16 @@ impl<'a> LineIndex<'a> {
         offset
     }
 
-    /// 1-based line and column (in characters) of byte `offset`.
+    /// 1-based line and column (in characters) of byte `offset`. A
+    /// byte-order mark at the start of the file is no column: it is read as
+    /// nothing.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = self.boundary(offset);
         let line = self.line(offset);
-        let column = self.chars_before(offset) - self.chars_before(self.starts[line]) + 1;
+        let mut column = self.chars_before(offset) - self.chars_before(self.starts[line]) + 1;
+        if line == 0 && offset > 0 && self.text.starts_with('\u{feff}') {
+            column -= 1;
+        }
         (line + 1, column)
     }
 
@@ -200,7 +205,13 @@ fn clean_excerpt(lines: &str, span: Range<usize>) -> (String, Range<usize>) {
 /// The problems of one pack, drawn with source lines and carets.
 pub fn render(pack: &PackFile, color: bool, limit: usize) -> String {
     let renderer = if color { Renderer::styled() } else { Renderer::plain() };
-    let index = LineIndex::new(&pack.text);
+    // A byte-order mark is drawn as nothing and counted as no column: the
+    // text is drawn from after it, each span moved back by its length.
+    let (text, mark) = match pack.text.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, pack.text.len() - rest.len()),
+        None => (pack.text.as_str(), 0),
+    };
+    let index = LineIndex::new(text);
     let name = clean(&pack.name);
     let mut out = String::new();
     let shown = if limit == 0 { pack.parsed.problems.len() } else { limit.min(pack.parsed.problems.len()) };
@@ -212,8 +223,9 @@ pub fn render(pack: &PackFile, color: bool, limit: usize) -> String {
         };
         let message = clean(&problem.message);
         let title = level.primary_title(message.as_ref()).id(problem.code.as_str());
-        let group = match &problem.span {
-            Some(span) if span.start <= pack.text.len() && !pack.text.is_empty() => {
+        let span = problem.span.as_ref().map(|s| s.start.saturating_sub(mark)..s.end.saturating_sub(mark));
+        let group = match &span {
+            Some(span) if span.start <= text.len() && !text.is_empty() => {
                 let (lines, first, span) = index.excerpt(span);
                 if !lines.trim_end().contains('\n') && lines.len() > LONG_LINE {
                     // One long line (a list of thousands of crates): its
