@@ -18,7 +18,9 @@
 //!   the output. Where the file system cannot do that, it is named
 //!   `.NAME.XXXXXX`; such a temporary of the same output left by a killed
 //!   process, untouched for [`STALE_TEMPORARY`], is removed by the next
-//!   write of that output.
+//!   write of that output. A name so long (over 247 bytes) that
+//!   `.NAME.XXXXXX` would pass the file system's 255 bytes is written
+//!   through a temporary named after as much of NAME as fits.
 //!
 //! *Architecture Invariant*: only [`crate::cli`] and [`crate::editor`] use
 //! this module; the layers below them do no I/O.
@@ -26,6 +28,7 @@
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use thiserror::Error;
 
@@ -352,6 +355,9 @@ pub struct Output {
 enum Target {
     /// A regular file, new or replaced, written atomically.
     Atomic(atomic_write_file::AtomicWriteFile),
+    /// A regular file whose name is too long for the temporary's naming
+    /// (`.NAME.XXXXXX`), written atomically through a shortened one.
+    LongName(LongName),
     /// A device, FIFO or socket, or an inherited descriptor's file, written
     /// straight into.
     Through(File),
@@ -449,7 +455,7 @@ impl Output {
                     });
                 }
                 let real = fs::canonicalize(path).map_err(write_error)?;
-                Target::Atomic(open_atomic(&real).map_err(|e| folder_error(&name, &real, e))?)
+                open_atomic(&real).map_err(|e| folder_error(&name, &real, e))?
             }
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 // A new file, or the missing target of a dangling link,
@@ -462,11 +468,23 @@ impl Output {
                 if !folder.is_dir() {
                     return Err(FileError::NoFolder { path: name, folder: shown(&folder) });
                 }
-                Target::Atomic(open_atomic(&real).map_err(|e| folder_error(&name, &real, e))?)
+                open_atomic(&real).map_err(|e| folder_error(&name, &real, e))?
             }
             Err(error) => return Err(write_error(error)),
         };
         Ok(Output { name, target })
+    }
+
+    /// The process's standard output, written into at its current place.
+    #[must_use]
+    pub fn stdout() -> Output {
+        Output { name: "standard output".to_owned(), target: Target::Stdout }
+    }
+
+    /// The output as named, for messages (control characters escaped).
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Writes `bytes` and makes them the file's content.
@@ -474,24 +492,73 @@ impl Output {
     /// # Errors
     /// When writing fails; a replaced regular file is then left as it was.
     pub fn commit(self, bytes: &[u8]) -> Result<(), FileError> {
+        self.commit_until(bytes, &AtomicBool::new(false)).map(|_| ())
+    }
+
+    /// [`Output::commit`], stopping once `stop` is raised (by a signal): a
+    /// regular file is then not replaced, and a stream (a FIFO, a device,
+    /// standard output) that got part of `bytes` ends with [`INCOMPLETE`],
+    /// so that its reader cannot take it for a whole pack.
+    ///
+    /// # Errors
+    /// As [`Output::commit`].
+    pub fn commit_until(self, bytes: &[u8], stop: &AtomicBool) -> Result<Committed, FileError> {
         let Output { name, target } = self;
         let write_error = |cause| FileError::Write { path: name.clone(), cause };
+        let whole = |()| Committed::Whole;
         match target {
+            Target::Atomic(_) | Target::LongName(_) if stop.load(Ordering::Relaxed) => {
+                Ok(Committed::Unchanged)
+            }
             Target::Atomic(mut file) => {
                 file.write_all(bytes).map_err(write_error)?;
-                file.commit().map_err(write_error)
+                file.commit().map(whole).map_err(write_error)
             }
-            Target::Through(file) => put(file, bytes).map_err(write_error),
-            Target::Stdout => put(io::stdout().lock(), bytes).map_err(write_error),
-            Target::Stderr => put(io::stderr().lock(), bytes).map_err(write_error),
+            Target::LongName(file) => file.commit(bytes).map(whole).map_err(write_error),
+            Target::Through(file) => put_until(file, bytes, stop).map_err(write_error),
+            Target::Stdout => put_until(io::stdout().lock(), bytes, stop).map_err(write_error),
+            Target::Stderr => put_until(io::stderr().lock(), bytes, stop).map_err(write_error),
         }
     }
 }
 
-/// Writes `bytes` into `out` and flushes it.
-fn put(mut out: impl Write, bytes: &[u8]) -> io::Result<()> {
-    out.write_all(bytes)?;
-    out.flush()
+/// How much of an output [`Output::commit_until`] wrote.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Committed {
+    /// All of it.
+    Whole,
+    /// Stopped before a regular file was replaced: it is as it was.
+    Unchanged,
+    /// Stopped: `written` bytes went to a stream, which then got
+    /// [`INCOMPLETE`].
+    Cut {
+        /// The bytes of the output written before the stop.
+        written: usize,
+    },
+}
+
+/// The last line of a stream cut short by a signal: no TOML or JSON reader
+/// takes it (nor a text after it) for the end of a whole pack, and it says
+/// why.
+pub const INCOMPLETE: &str = "\n!!! pushcrate was interrupted: this output is incomplete !!!\n";
+
+/// How much a stream is written at a time between looks at the stop flag:
+/// a pipe's atomic write size.
+const STREAM_PIECE: usize = 4096;
+
+/// Writes `bytes` into `out` piece by piece, flushing at the end; once
+/// `stop` is raised, writes [`INCOMPLETE`] instead of the rest.
+fn put_until(mut out: impl Write, bytes: &[u8], stop: &AtomicBool) -> io::Result<Committed> {
+    for (i, piece) in bytes.chunks(STREAM_PIECE).enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            out.write_all(INCOMPLETE.as_bytes())?;
+            out.flush()?;
+            return Ok(Committed::Cut { written: i * STREAM_PIECE });
+        }
+        out.write_all(piece)?;
+    }
+    out.flush()?;
+    Ok(Committed::Whole)
 }
 
 /// The error of making the temporary file an atomic write needs beside
@@ -533,16 +600,103 @@ fn fifo_probe(path: &Path) -> Option<File> {
     fs::OpenOptions::new().write(true).open(path).ok()
 }
 
-fn open_atomic(path: &Path) -> io::Result<atomic_write_file::AtomicWriteFile> {
+fn open_atomic(path: &Path) -> io::Result<Target> {
     remove_stale_temporaries(path);
+    let name = path.file_name().unwrap_or_default();
+    if name.len() > temporary_stem(name).len() {
+        return LongName::open(path).map(Target::LongName);
+    }
     // The default options keep the replaced file's mode and owner.
-    atomic_write_file::AtomicWriteFile::options().open(path)
+    atomic_write_file::AtomicWriteFile::options().open(path).map(Target::Atomic)
+}
+
+/// The longest name a file system takes (Linux's `NAME_MAX`, in bytes).
+const NAME_MAX: usize = 255;
+
+/// What a temporary of `target` is named after: the whole name, or as many
+/// of its first bytes (whole characters) as leave room in [`NAME_MAX`] for
+/// the dots and the six random characters around it.
+fn temporary_stem(target: &std::ffi::OsStr) -> &std::ffi::OsStr {
+    let room = NAME_MAX - ".".len() - ".XXXXXX".len();
+    let bytes = target.as_encoded_bytes();
+    if bytes.len() <= room {
+        return target;
+    }
+    let cut = match target.to_str() {
+        Some(text) => (0..=room).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0),
+        None => room,
+    };
+    // Cut at a character boundary of valid UTF-8, or anywhere in bytes
+    // that are not: `from_encoded_bytes_unchecked` would need `unsafe`.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        std::ffi::OsStr::from_bytes(&bytes[..cut])
+    }
+    #[cfg(not(unix))]
+    {
+        target.to_str().and_then(|t| t.get(..cut)).map_or(target, std::ffi::OsStr::new)
+    }
+}
+
+/// An atomic write of a file whose name is too long for the temporary's
+/// usual naming: the temporary is `.STEM.XXXXXX` beside it ([`temporary_stem`]),
+/// renamed over the file once written and synced, with the replaced file's
+/// permissions (and, where the process may, its owner).
+struct LongName {
+    temporary: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl LongName {
+    fn open(path: &Path) -> io::Result<LongName> {
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let mut prefix = std::ffi::OsString::from(".");
+        prefix.push(temporary_stem(path.file_name().unwrap_or_default()));
+        prefix.push(".");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).rand_bytes(6);
+        // A new file gets the mode any new file gets (0666 less the umask,
+        // which `open` applies), as atomic-write-file gives it.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            builder.permissions(fs::Permissions::from_mode(0o666));
+        }
+        let temporary = builder.tempfile_in(folder)?;
+        Ok(LongName { temporary, path: path.to_path_buf() })
+    }
+
+    fn commit(mut self, bytes: &[u8]) -> io::Result<()> {
+        self.temporary.write_all(bytes)?;
+        if let Ok(old) = fs::metadata(&self.path) {
+            self.temporary.as_file().set_permissions(old.permissions())?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt as _;
+                // Only a privileged process may give a file away; anyone
+                // else keeps the file as theirs, as atomic-write-file does.
+                std::os::unix::fs::fchown(self.temporary.as_file(), Some(old.uid()), Some(old.gid())).ok();
+            }
+        }
+        self.temporary.as_file().sync_all()?;
+        self.temporary.persist(&self.path).map_err(|e| e.error)?;
+        if let Some(folder) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            // Best effort, as for any rename: the data itself is synced.
+            File::open(folder).and_then(|f| f.sync_all()).ok();
+        }
+        Ok(())
+    }
 }
 
 /// Whether `entry` is named as the atomic write of `target` names its
-/// temporary: `.` + the target's name + `.` + six ASCII letters or digits.
+/// temporary: `.` + the target's name (or its [`temporary_stem`]) + `.` +
+/// six ASCII letters or digits.
 fn is_temporary_of(entry: &std::ffi::OsStr, target: &std::ffi::OsStr) -> bool {
-    let (Some(entry), Some(target)) = (entry.to_str(), target.to_str()) else { return false };
+    let (Some(entry), Some(target)) = (entry.to_str(), temporary_stem(target).to_str()) else { return false };
     entry
         .strip_prefix('.')
         .and_then(|rest| rest.strip_prefix(target))
@@ -744,5 +898,18 @@ mod tests {
         assert!(!of(".X.toml.aB-xYz"), "not alphanumeric");
         assert!(!of(".Y.toml.aB3xYz"), "another output's");
         assert!(!of(".X.toml"));
+    }
+
+    #[test]
+    fn a_long_names_temporary_is_named_after_as_much_of_it_as_fits() {
+        let long = format!("{}.toml", "é".repeat(124));
+        assert_eq!(long.len(), 253);
+        let stem = super::temporary_stem(OsStr::new(&long)).to_str().unwrap();
+        assert_eq!(stem.len(), 246, "a whole number of two-byte characters within 247 bytes");
+        assert!(long.starts_with(stem));
+        let temporary = format!(".{stem}.aB3xYz");
+        assert!(temporary.len() <= 255);
+        assert!(is_temporary_of(OsStr::new(&temporary), OsStr::new(&long)));
+        assert_eq!(super::temporary_stem(OsStr::new("X.toml")), OsStr::new("X.toml"));
     }
 }

@@ -10,10 +10,9 @@ fn main() -> ExitCode {
         Handoff::Exit(code) => ExitCode::from(code),
         Handoff::Edit(pack) => {
             if !pushcrate::editor::display_available() {
-                let what = pack.as_ref().map_or_else(
-                    || "the bundled pack".to_owned(),
-                    |p| cli::clean(&p.display().to_string()).into_owned(),
-                );
+                let what = pack
+                    .as_ref()
+                    .map_or_else(|| "the bundled pack".to_owned(), |p| pushcrate::files::shown(p));
                 eprintln!("No display to open the editor on; checking {what} instead.");
                 eprintln!(
                     "(Set DISPLAY or WAYLAND_DISPLAY to open the editor; `pushcrate --help` lists every command.)"

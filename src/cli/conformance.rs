@@ -664,6 +664,16 @@ fn is_suite(dir: &std::path::Path) -> bool {
 
 pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> {
     let dir = &args.out;
+    // A signal stops the run at the next step; the folder is written in one
+    // piece at the end, or not at all.
+    let stop = super::stop_on_ctrl_c();
+    let stopped = || {
+        let stopped = stop.load(std::sync::atomic::Ordering::Relaxed);
+        if stopped {
+            err(&format!("interrupted: nothing was written; {} is as it was\n", crate::files::shown(dir)));
+        }
+        stopped
+    };
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let json_file = |value: &Value| -> anyhow::Result<Vec<u8>> {
         Ok(format!("{}\n", serde_json::to_string_pretty(value)?).into_bytes())
@@ -690,6 +700,9 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         pack_files.push(json!({ "name": name, "file": file, "levels": pack.levels.len() }));
     }
 
+    if stopped() {
+        return Ok(super::EXIT_INTERRUPTED);
+    }
     // Positions: each level's start, and three points of a seeded random
     // line through it.
     let mut positions = Vec::new();
@@ -715,6 +728,9 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         }
     }
 
+    if stopped() {
+        return Ok(super::EXIT_INTERRUPTED);
+    }
     let found = find_events(&packs);
     let mut games = Vec::new();
     for event in EVENTS {
@@ -722,6 +738,9 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
             bail!("no game of the search reached `{event}`: the suite would be incomplete");
         };
         games.push(game_entry(event, pack, level, &line.text(), state));
+    }
+    if stopped() {
+        return Ok(super::EXIT_INTERRUPTED);
     }
     let draw_pack = packs.iter().find(|(n, _)| n == "early-draws").context("the draw pack")?;
     games.extend(draw_games(&draw_pack.0, &draw_pack.1)?);
@@ -743,10 +762,13 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         "levels": "every level of a pack carries derived.resolved: width, height, first, flag, p1 and p2 {start, goals}, and every rule option, the defaults applied",
     });
     files.push(("manifest.json".to_owned(), json_file(&manifest)?));
+    if stopped() {
+        return Ok(super::EXIT_INTERRUPTED);
+    }
     write_folder(dir, &files, "the conformance suite", is_suite)?;
     err(&format!(
         "wrote the conformance suite to {}: {} packs, {} positions, {} games\n",
-        super::clean(&dir.display().to_string()),
+        crate::files::shown(dir),
         packs.len(),
         positions.len(),
         games.len()

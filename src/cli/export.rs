@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 
 use super::{EXIT_INTERRUPTED, EXIT_OK, ExportFormat, clean, err, load_valid};
 use crate::analysis::{AnalysisOptions, Witness, analyze_level};
-use crate::files::{Output, same_file};
+use crate::files::{Committed, Output, same_file};
 use crate::generate::{GenSymmetry, Options, Style, generate};
 use crate::level::format::{pack_schema, parse_size, write_pack};
 use crate::level::{Level, MAX_FILE_BYTES, MAX_LEVELS, Pack};
@@ -81,11 +81,32 @@ impl Sink {
         })
     }
 
-    fn write(self, text: &str) -> anyhow::Result<()> {
-        match self {
-            Sink::Stdout => super::out(text),
-            Sink::File(output) => Ok(output.commit(text.as_bytes())?),
-        }
+    /// Writes `text`, stopping once a signal raises the process's stop
+    /// flag (installed here, after the work, so that until now a signal
+    /// simply ends the run): a file is then left as it was, and a stream
+    /// ends with a line saying it is incomplete. Returns the exit code,
+    /// having said what happened to a run stopped.
+    fn write(self, text: &str) -> anyhow::Result<u8> {
+        let stop = super::stop_on_ctrl_c();
+        let output = match self {
+            Sink::Stdout => Output::stdout(),
+            Sink::File(output) => output,
+        };
+        let name = output.name().to_owned();
+        Ok(match output.commit_until(text.as_bytes(), &stop)? {
+            Committed::Whole => EXIT_OK,
+            Committed::Unchanged => {
+                err(&format!("interrupted: nothing was written; {name} is as it was\n"));
+                EXIT_INTERRUPTED
+            }
+            Committed::Cut { written } => {
+                err(&format!(
+                    "interrupted after {written} of {} bytes: {name} ends with a line saying the output is incomplete\n",
+                    text.len()
+                ));
+                EXIT_INTERRUPTED
+            }
+        })
     }
 }
 
@@ -168,11 +189,13 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
     err(&notes);
     let text = write_pack(&pack);
     within_limit(&text, "pack")?;
-    sink.write(&text)?;
-    if let Some(path) = &args.out {
-        err(&format!("wrote {} levels to {}\n", pack.levels.len(), clean(&path.display().to_string())));
+    let code = sink.write(&text)?;
+    if code == EXIT_OK
+        && let Some(path) = &args.out
+    {
+        err(&format!("wrote {} levels to {}\n", pack.levels.len(), crate::files::shown(path)));
     }
-    Ok(EXIT_OK)
+    Ok(code)
 }
 
 /// What `export` was asked.
@@ -222,7 +245,7 @@ fn export_format(args: &ExportArgs) -> anyhow::Result<ExportFormat> {
         (Some(asked), Some(named)) if asked != named => bail!(
             "--format {} does not match the extension of --out {}; name the file .{}, or leave --format out",
             asked.name(),
-            clean(&args.out.as_deref().map(|p| p.display().to_string()).unwrap_or_default()),
+            args.out.as_deref().map(crate::files::shown).unwrap_or_default(),
             asked.name()
         ),
         (Some(asked), _) => Ok(asked),
@@ -367,7 +390,7 @@ pub(super) fn export_command(args: &ExportArgs) -> anyhow::Result<u8> {
     {
         bail!(
             "--out {} is the pack being exported; export writes canonical text without the file's comments, so it never replaces its input. Write to another file (the editor's Save keeps comments)",
-            clean(&out.display().to_string())
+            crate::files::shown(out)
         );
     }
     let (_, pack) = match load_valid(&args.pack)? {
@@ -378,13 +401,11 @@ pub(super) fn export_command(args: &ExportArgs) -> anyhow::Result<u8> {
     let toml_text = if args.with_analysis { with_analysis(&pack, args.balance)? } else { write_pack(&pack) };
     let text = if format == ExportFormat::Json { crate::level::toml_to_json(&toml_text)? } else { toml_text };
     within_limit(&text, "export")?;
-    sink.write(&text)?;
-    Ok(EXIT_OK)
+    sink.write(&text)
 }
 
 pub(super) fn schema_command(args: &SchemaArgs) -> anyhow::Result<u8> {
     let sink = Sink::open(args.out.as_ref())?;
     let text = format!("{}\n", serde_json::to_string_pretty(&pack_schema())?);
-    sink.write(&text)?;
-    Ok(EXIT_OK)
+    sink.write(&text)
 }

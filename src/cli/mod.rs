@@ -6,11 +6,13 @@
 
 mod analyze;
 mod conformance;
+mod cost;
 mod export;
 mod play;
 mod repair;
 mod report;
 mod selfplay;
+mod signals;
 
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
@@ -29,6 +31,9 @@ pub const EXIT_PROBLEMS: u8 = 1;
 /// Exit code: bad usage, or a file could not be read or written.
 pub const EXIT_USAGE: u8 = 2;
 /// Exit code: the run was interrupted (Ctrl-C) and its report is partial.
+/// The process then ends by the signal itself (a shell shows 130 for
+/// SIGINT, 143 for SIGTERM, 129 for SIGHUP); this code stands where it
+/// cannot.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Push Crate Studio: edit, check, analyse and play-test Push Crate level packs.
@@ -158,7 +163,12 @@ pub fn main() -> Handoff {
     match args.command {
         None => Handoff::Edit(None),
         Some(Subcommand::Edit(edit)) => Handoff::Edit(edit.pack),
-        Some(command) => Handoff::Exit(exit_code(run(Args { command: Some(command) }))),
+        Some(command) => {
+            let code = exit_code(run(Args { command: Some(command) }));
+            // A run stopped by a signal ends by it, as coreutils do.
+            signals::end_by_signal();
+            Handoff::Exit(signals::exit_code().unwrap_or(code))
+        }
     }
 }
 
@@ -376,21 +386,10 @@ fn default_job(path: Option<&Path>) -> anyhow::Result<u8> {
     Ok(if pack.parsed.has_errors() { EXIT_PROBLEMS } else { EXIT_OK })
 }
 
-/// A stop flag that Ctrl-C (or SIGTERM) raises, for every long command.
+/// The stop flag that SIGINT, SIGTERM or SIGHUP raises, for every long
+/// command (see [`signals`]).
 fn stop_on_ctrl_c() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = std::sync::Arc::clone(&stop);
-    // A second handler cannot be set in the same process; the run then
-    // simply cannot be interrupted early, which loses nothing.
-    // A second Ctrl-C ends the process at once, should a step of the work
-    // take long to notice the first.
-    ctrlc::set_handler(move || {
-        if flag.swap(true, std::sync::atomic::Ordering::Relaxed) {
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
-        }
-    })
-    .ok();
-    stop
+    signals::stop_flag()
 }
 
 #[cfg(test)]

@@ -141,6 +141,11 @@ pub fn play_game(
     index: u32,
     stop: &Arc<AtomicBool>,
 ) -> Option<GameResult> {
+    // A stopped run dispatches the rest of its games here: each must end at
+    // once, before its agents (and their tables) are built.
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
     let agent_for_one = (index % 2) as usize;
     let build = |agent: usize| {
         config.agents[agent].build_cancellable(game_seed(config.seed, index, agent), Some(Arc::clone(stop)))
