@@ -64,6 +64,11 @@ pub struct PerftArgs {
     /// Print the count below each first action.
     #[arg(long)]
     pub divide: bool,
+    /// Count even where the estimate (from the count at depth 3 and its
+    /// time) is over an hour; without it such a count is refused with the
+    /// estimate.
+    #[arg(long)]
+    pub allow_long: bool,
 }
 
 /// The position, or the exit code when the pack has errors: a pack with
@@ -212,6 +217,7 @@ pub(super) fn perft(args: &PerftArgs) -> anyhow::Result<u8> {
         Err(code) => return Ok(code),
     };
     let depth = args.depth;
+    estimate_perft(&state, depth, args.allow_long)?;
     // Ctrl-C stops the count: with --divide, the first actions counted so
     // far are printed; either way the run says it was interrupted.
     let stop = super::stop_on_ctrl_c();
@@ -236,4 +242,33 @@ pub(super) fn perft(args: &PerftArgs) -> anyhow::Result<u8> {
         out(&format!("{count}\n"))?;
     }
     Ok(EXIT_OK)
+}
+
+/// The depth from which a count is measured first.
+const MEASURED_DEPTH: u32 = 3;
+
+/// Above [`MEASURED_DEPTH`], a count's cost: the count at that depth is
+/// made and timed, the tree taken to keep branching as it did from depth
+/// 2 to 3, and the estimate said or refused as [`super::cost`] does.
+fn estimate_perft(state: &GameState, depth: u32, allow_long: bool) -> anyhow::Result<()> {
+    if depth <= MEASURED_DEPTH {
+        return Ok(());
+    }
+    let below = rules::perft(state, MEASURED_DEPTH - 1);
+    let (measured, time) = super::cost::timed(|| rules::perft(state, MEASURED_DEPTH));
+    if measured == 0 || below == 0 {
+        return Ok(());
+    }
+    let branching = measured as f64 / below as f64;
+    let sequences =
+        measured as f64 * branching.powi(i32::try_from(depth - MEASURED_DEPTH).unwrap_or(i32::MAX));
+    super::cost::Estimate {
+        what: format!(
+            "counting to depth {depth} (about {sequences:.1e} sequences, {branching:.0} actions a position)"
+        ),
+        each: time / u32::try_from(measured).unwrap_or(u32::MAX).max(1),
+        units: sequences,
+        threads: 1,
+    }
+    .check(allow_long)
 }

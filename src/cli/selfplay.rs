@@ -97,6 +97,11 @@ pub struct SelfPlayArgs {
     /// within `--cap` games.
     #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace", "save_stalls"])]
     pub head_to_head: bool,
+    /// Start a run of fixed length (`--games`, `--skill-trace`) even where
+    /// its cost, measured on one pair of games first, is over an hour;
+    /// without it such a run is refused with the estimate.
+    #[arg(long)]
+    pub allow_long: bool,
 }
 
 /// The most games one self-play run plays per level.
@@ -157,8 +162,10 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         _ => bail!("name one level with --level ID, or all of them with --all"),
     };
     if let Some(dir) = &args.save_stalls {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create {}", crate::files::shown(dir)))?;
     }
+    estimate_fixed_run(args, &levels, pack.rules)?;
     if args.skill_trace {
         return skill_trace_command(args, &levels, pack.rules);
     }
@@ -238,6 +245,102 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(exit_code(interrupted))
+}
+
+/// Games over which a run of fixed length is measured before it starts.
+const ESTIMATE_ABOVE: u64 = 1_000;
+
+/// A run of fixed length (`--games`, or the skill trace) of more than
+/// [`ESTIMATE_ABOVE`] games: its cost is measured on one colour-swapped
+/// pair of its costliest agents on the first level, on one thread, then
+/// said, or refused past an hour without `--allow-long` (see
+/// [`super::cost`]). The sequential check and the head-to-head test stop
+/// at their verdict, usually within a few hundred games, and are not
+/// estimated.
+fn estimate_fixed_run(
+    args: &SelfPlayArgs,
+    levels: &[crate::level::Level],
+    rules: crate::rules::Rules,
+) -> anyhow::Result<()> {
+    let (agents, each, runs, what) = match (args.skill_trace, args.games) {
+        // Master's games are the trace's cost.
+        (true, games) => {
+            let each = u64::from(games.unwrap_or(sim::TRACE_GAMES).div_ceil(2) * 2);
+            ([sim::TRACE[sim::TRACE.len() - 1].1; 2], each, sim::TRACE.len() as u64, "strengths")
+        }
+        (false, Some(games)) if !args.head_to_head => {
+            let each = u64::from(games.div_ceil(2) * 2);
+            let plan = match args.agents {
+                Some(agents) => return estimate_games(args, levels, rules, agents, (each, 1, "pairings")),
+                None if args.referee => sim::REFEREED,
+                None => sim::STRONG,
+            };
+            // Every pairing of the plan plays the games; the referee's only
+            // where the others disagree.
+            let pairings = plan.pairings.len() as u64 - u64::from(args.referee);
+            (plan.pairings[0], each, pairings, "pairings")
+        }
+        _ => return Ok(()),
+    };
+    estimate_games(args, levels, rules, agents, (each, runs, what))
+}
+
+/// [`estimate_fixed_run`] for `runs` runs (of `what`: pairings,
+/// strengths) of `each` games on every level, measured with `agents`.
+fn estimate_games(
+    args: &SelfPlayArgs,
+    levels: &[crate::level::Level],
+    rules: crate::rules::Rules,
+    agents: [Agent; 2],
+    (each, runs, what): (u64, u64, &str),
+) -> anyhow::Result<()> {
+    let games = each * runs * levels.len() as u64;
+    let Some(first) = levels.first() else { return Ok(()) };
+    if games <= ESTIMATE_ABOVE {
+        return Ok(());
+    }
+    let start = first.start_state(rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", first.id))?;
+    let sample = Config {
+        agents,
+        games: 2,
+        seed: args.seed,
+        max_actions: args.max_actions,
+        threads: 1,
+        opening: args.opening,
+        sequential: None,
+    };
+    let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (played, time) = super::cost::timed(|| sim::run(&start, &sample, &|| {}, &never).len());
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        n => n,
+    };
+    super::cost::Estimate {
+        what: format!(
+            "{} games ({} for each of {runs} {what} on {} level{})",
+            thousands(games),
+            thousands(each),
+            levels.len(),
+            if levels.len() == 1 { "" } else { "s" }
+        ),
+        each: time / u32::try_from(played.max(1)).unwrap_or(1),
+        units: games as f64,
+        threads,
+    }
+    .check(args.allow_long)
+}
+
+/// `n` with thousands separated by commas: "1,000,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The sequential test as the progress line shows it: the first player's
