@@ -336,14 +336,16 @@ fn signalled(args: &[&str], more: &[&std::ffi::OsStr], signal: &str, wait_ms: u6
 
 #[cfg(unix)]
 #[test]
-fn ctrl_c_ends_a_long_self_play_with_a_partial_report_and_exit_130() {
+fn ctrl_c_ends_a_long_self_play_with_a_partial_report_and_by_sigint() {
+    use std::os::unix::process::ExitStatusExt as _;
     let output = signalled(
         &["selfplay", "@default", "--level", "open", "--games", "2", "--agents", "mcts:10000000,greedy"],
         &[],
         "INT",
         1500,
     );
-    assert_eq!(output.status.code(), Some(130));
+    // Ended by the signal, as coreutils end: a shell shows 130.
+    assert_eq!(output.status.signal(), Some(2), "{:?}", output.status);
     assert!(String::from_utf8_lossy(&output.stderr).contains("partial"));
     // No game finished: the report says so and shows no made-up numbers.
     let report = String::from_utf8_lossy(&output.stdout);
@@ -378,10 +380,12 @@ fn a_killed_generate_leaves_its_output_intact_and_nothing_beside_it() {
     for signal in ["TERM", "INT", "KILL"] {
         let output = signalled(&["generate", "--count", "10000", "--out"], &[out.as_os_str()], signal, 1000);
         if signal != "KILL" {
+            use std::os::unix::process::ExitStatusExt as _;
+            let number = if signal == "TERM" { 15 } else { 2 };
             assert_eq!(
-                output.status.code(),
-                Some(130),
-                "{signal}: {}",
+                output.status.signal(),
+                Some(number),
+                "{signal}: ends by the signal; {}",
                 String::from_utf8_lossy(&output.stderr)
             );
             assert!(String::from_utf8_lossy(&output.stderr).contains("nothing was written"), "{signal}");
@@ -437,8 +441,10 @@ fn json_packs_refuse_duplicate_keys_and_place_every_problem() {
     let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let problem = &report["packs"][0]["problems"][0];
     assert_eq!(problem["code"], "E002");
-    // The first level is an array where a table belongs, at column 159.
-    assert_eq!((problem["line"].as_u64(), problem["column"].as_u64()), (Some(1), Some(159)));
+    // The first level is an array where a table belongs: the problem is
+    // the array itself, at column 158 (its `[`).
+    assert_eq!((problem["line"].as_u64(), problem["column"].as_u64()), (Some(1), Some(158)));
+    assert!(problem["message"].as_str().unwrap().contains("expected a table"), "{problem}");
 
     let json = r#"{"format": 1, "name": "n", "level": [{"id": "a", "name": "A", "size": 9,
   "p1": {"start": "e1"}, "p2": {"start": null}}]}"#;
@@ -722,19 +728,187 @@ fn derived_nulls_and_a_json_byte_order_mark_are_accepted() {
     assert!(file.parsed.problems.iter().any(|p| p.code.as_str() == "E002"), "{:?}", file.parsed.problems);
 }
 
-/// Ctrl-C stops `perft` and `analyze` with exit 130 and a line that says
-/// so; analyze prints the report so far.
+/// Ctrl-C stops `perft` and `analyze` with a line that says so, and the
+/// process ends by SIGINT (a shell shows 130); analyze prints the report
+/// so far.
 #[cfg(unix)]
 #[test]
 fn perft_and_analyze_stop_on_ctrl_c_and_say_so() {
+    use std::os::unix::process::ExitStatusExt as _;
     for (args, reports) in [
-        (vec!["perft", "@flawed", "--level", "arena", "--depth", "9", "--divide"], false),
+        (vec!["perft", "@flawed", "--level", "arena", "--depth", "9", "--divide", "--allow-long"], false),
         (vec!["analyze", "@default", "--budget", "100000000", "--depth", "200"], true),
     ] {
         let out = signalled(&args, &[], "INT", 1500);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(130), "{args:?}: {stderr}");
+        assert_eq!(out.status.signal(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains("interrupted"), "{args:?}: {stderr}");
         assert_eq!(!out.stdout.is_empty(), reports, "{args:?}");
     }
+}
+
+/// Waits for `child` at most `limit`, killing it if it runs on: a guard
+/// against a hang, not a measure of speed.
+#[cfg(unix)]
+fn wait_or_kill(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().ok();
+    child.wait().ok();
+    None
+}
+
+/// A stopped run dispatches no more games: SIGTERM to a run of a million
+/// expert games ends it at once with its partial report, and the process
+/// ends by the signal (a shell shows 143), as coreutils do. Before, each
+/// remaining game still built its agents, and the run took minutes to end.
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_a_long_run_from_dispatching_and_ends_it_by_that_signal() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pushcrate"))
+        .args(["selfplay", "@default", "--level", "open", "--games", "1000000", "--agents", "expert,expert"])
+        .args(["--threads", "2", "--allow-long"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = wait_or_kill(&mut child, std::time::Duration::from_secs(60));
+    let status = status.expect("the run went on dispatching games after SIGTERM");
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    let mut stdout = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+    assert!(stdout.contains("interrupted, results so far"), "{stdout}");
+}
+
+/// A SIGINT ignored when the process started (a script's background job)
+/// stays ignored, as coreutils leave it; SIGTERM still stops the run.
+#[cfg(unix)]
+#[test]
+fn a_sigint_ignored_at_start_stays_ignored() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' INT; exec \"$P\" selfplay @default --level open --games 1000000 --agents random,random --threads 1 --allow-long")
+        .env("P", env!("CARGO_BIN_EXE_pushcrate"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(child.try_wait().unwrap().is_none(), "an ignored SIGINT ended the run");
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = wait_or_kill(&mut child, std::time::Duration::from_secs(60)).expect("SIGTERM ends the run");
+    assert_eq!(status.signal(), Some(15));
+}
+
+/// A stream cut short by a signal says so to its reader: `export` into a
+/// FIFO whose reader is slow, stopped by SIGTERM, writes what it had
+/// written then a last line that no TOML or JSON reader takes for the end
+/// of a pack, and says on standard error how far it got.
+#[cfg(unix)]
+#[test]
+fn export_into_a_fifo_stopped_by_a_signal_ends_with_a_line_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pack = DEFAULT_PACK_TOML.to_owned();
+    let levels = &DEFAULT_PACK_TOML[DEFAULT_PACK_TOML.find("[[level]]").unwrap()..];
+    // Far more than a pipe holds, with every id its own.
+    for copy in 0..40 {
+        pack.push_str(&levels.replace("id = \"", &format!("id = \"c{copy}-")));
+    }
+    std::fs::write(dir.path().join("big.toml"), pack).unwrap();
+    let out = bash(
+        dir.path(),
+        "mkfifo f; ( exec 3<f; sleep 3; cat <&3 > got ) & reader=$!; sleep 0.3; \
+         \"$P\" export big.toml --out f 2>err & writer=$!; sleep 1.5; kill -TERM $writer; \
+         wait $writer; echo \"rc=$?\"; wait $reader",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("rc=143"), "{stdout}");
+    let err = std::fs::read_to_string(dir.path().join("err")).unwrap();
+    assert!(err.contains("interrupted after") && err.contains("incomplete"), "{err}");
+    let got = std::fs::read_to_string(dir.path().join("got")).unwrap();
+    assert!(got.ends_with(pushcrate::files::INCOMPLETE), "{}", &got[got.len().saturating_sub(200)..]);
+    let file = pack_from_bytes("got".into(), got.into_bytes(), false);
+    assert!(file.parsed.has_errors(), "the cut pack reads as a whole one");
+}
+
+/// Output names up to the file system's 255 bytes are written (the
+/// temporary beside a long name is named after what fits of it), and the
+/// written file is the pack.
+#[cfg(unix)]
+#[test]
+fn out_names_of_up_to_255_bytes_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    for length in [247, 248, 255] {
+        let name = format!("{}.toml", "n".repeat(length - 5));
+        let path = dir.path().join(&name);
+        pushcrate().args(["export", "@default", "--out"]).arg(&path).assert().success();
+        let file = pushcrate::files::read_pack(&path).unwrap();
+        assert!(file.is_valid(), "{length}");
+        // Replacing it keeps its mode, as any replaced output does.
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        pushcrate().args(["export", "@flawed", "--out"]).arg(&path).assert().success();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640, "{length}");
+        assert!(pushcrate::files::read_pack(&path).unwrap().text.contains("corridors"));
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 3, "nothing beside the outputs: {names:?}");
+}
+
+/// `generate` and `conformance` show a newline in their `--out` path
+/// escaped, as every other message does, so it cannot forge a line.
+#[test]
+fn out_paths_in_success_lines_cannot_forge_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("g\nchecked 9 packs: all fine\n.toml");
+    let out = pushcrate().args(["generate", "--count", "1", "--out"]).arg(&generated).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("g\\nchecked 9 packs: all fine\\n.toml"), "{stderr}");
+    assert!(!stderr.lines().any(|l| l.starts_with("checked 9 packs")), "{stderr}");
+    let suite = dir.path().join("c\nFAKE");
+    let out = pushcrate().args(["conformance", "--out"]).arg(&suite).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("c\\nFAKE") && !stderr.lines().any(|l| l.starts_with("FAKE")), "{stderr}");
+}
+
+/// Work that cannot finish in a sitting is refused before it starts, with
+/// its estimate and the flag that insists.
+#[test]
+fn runs_estimated_at_over_an_hour_are_refused_with_their_cost() {
+    let out = pushcrate().args(["perft", "@default", "--level", "open", "--depth", "12"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("would take about") && stderr.contains("--allow-long"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let out = pushcrate()
+        .args(["selfplay", "@default", "--level", "open", "--games", "1000000", "--agents", "deep,deep"])
+        .args(["--threads", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("1,000,000 games") && stderr.contains("--allow-long"), "{stderr}");
+    // Small runs start without a word about their cost.
+    let out = pushcrate().args(["perft", "@default", "--level", "open", "--depth", "4"]).output().unwrap();
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("would take"));
 }
