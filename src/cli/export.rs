@@ -369,12 +369,13 @@ pub(super) fn with_derived(
 }
 
 /// The pack's canonical TOML with a derived table added to every level.
-fn with_analysis(pack: &Pack, balance_games: u32) -> anyhow::Result<String> {
+fn with_analysis(pack: &Pack, balance_games: u32, stop: &Arc<AtomicBool>) -> anyhow::Result<String> {
     with_derived(pack, |level| {
         let balance = if balance_games > 0 {
-            level.start_state(pack.rules).ok().map(|start| {
-                sim::greedy_balance(&start, &level.id, balance_games, 1, &Arc::new(AtomicBool::new(false))).0
-            })
+            level
+                .start_state(pack.rules)
+                .ok()
+                .map(|start| sim::greedy_balance(&start, &level.id, balance_games, 1, stop).0)
         } else {
             None
         };
@@ -398,7 +399,11 @@ pub(super) fn export_command(args: &ExportArgs) -> anyhow::Result<u8> {
         Err(code) => return Ok(code),
     };
     let sink = Sink::open(args.out.as_ref())?;
-    let toml_text = if args.with_analysis { with_analysis(&pack, args.balance)? } else { write_pack(&pack) };
+    // The balance games take long: a signal stops them, and then nothing
+    // of the pack is written (a stream gets only the incomplete line).
+    let stop = if args.balance > 0 { super::stop_on_ctrl_c() } else { Arc::new(AtomicBool::new(false)) };
+    let toml_text =
+        if args.with_analysis { with_analysis(&pack, args.balance, &stop)? } else { write_pack(&pack) };
     let text = if format == ExportFormat::Json { crate::level::toml_to_json(&toml_text)? } else { toml_text };
     within_limit(&text, "export")?;
     sink.write(&text)
