@@ -304,7 +304,10 @@ fn agents_parse_and_print() {
     assert_eq!(deep.strength(), None);
     assert_eq!(Agent::MASTER.label(), "master (alphabeta:12:3000000)");
     let reusing: Agent = "alphabeta:8:150000:reuse".parse().unwrap();
-    assert_eq!(reusing, Agent::AlphaBeta { depth: 8, nodes: 150_000, reuse: true });
+    assert_eq!(
+        reusing,
+        Agent::AlphaBeta { depth: 8, nodes: 150_000, reuse: true, eval: pushcrate::ai::Eval::Hand }
+    );
     assert_eq!(reusing.to_string(), "alphabeta:8:150000:reuse");
     assert_eq!(reusing.label(), "alphabeta:8:150000:reuse");
     for bad in ["", "smart", "greedy:x", "alphabeta:1:2:3", "alphabeta:1:2:reuse:reuse", "greedy:5:reuse"] {
@@ -312,6 +315,117 @@ fn agents_parse_and_print() {
     }
     let error = "alphabeta:1:2:3".parse::<Agent>().unwrap_err().to_string();
     assert!(error.contains("`3`") && error.contains("reuse"), "{error}");
+    // The evaluation is an option: `hand` (the default, today's games) or
+    // `fitted`, in any order with `reuse`, each at most once.
+    use pushcrate::ai::Eval;
+    assert_eq!("alphabeta:6:150000:hand".parse::<Agent>().unwrap(), Agent::DEEP);
+    let fitted: Agent = "alphabeta:6:150000:fitted".parse().unwrap();
+    assert_eq!(fitted, Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, eval: Eval::Fitted });
+    assert_eq!(fitted.to_string(), "alphabeta:6:150000:fitted");
+    let both: Agent = "alphabeta:6:150000:fitted:reuse".parse().unwrap();
+    assert_eq!(both.to_string(), "alphabeta:6:150000:reuse:fitted");
+    assert_eq!(both.to_string().parse::<Agent>().unwrap(), both);
+    for bad in
+        ["alphabeta:6:150000:hand:fitted", "alphabeta:6:150000:fitted:fitted", "alphabeta:6:150000:hands"]
+    {
+        assert!(bad.parse::<Agent>().is_err(), "{bad}");
+    }
+}
+
+/// The hand weights as features score every position as the hand
+/// evaluation does, so `:hand` and the feature evaluation cannot drift
+/// apart; and the fitted weights the crate ships load.
+#[test]
+fn the_hand_weights_as_features_are_the_hand_evaluation() {
+    use pushcrate::ai::{Evaluator, FeatureEvaluator, Weights};
+    use rand::SeedableRng;
+    let hand = FeatureEvaluator::new(Weights::HAND);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut starts: Vec<GameState> = Pack::bundled_both()
+        .iter()
+        .flat_map(|pack| pack.levels.iter().filter_map(|level| level.start_state(pack.rules).ok()))
+        .collect();
+    starts.extend((0..10).map(crate::support::random_start));
+    let mut checked = 0;
+    for start in starts {
+        for _ in 0..10 {
+            let mut state = start;
+            while state.actions_played() < 150 {
+                for player in Player::BOTH {
+                    assert_eq!(
+                        hand.evaluate(&state, player),
+                        RaceEvaluator.evaluate(&state, player),
+                        "{state:?}"
+                    );
+                }
+                checked += 1;
+                if state.is_over() {
+                    break;
+                }
+                let action = crate::support::mostly_a_move(&state.actions(), &mut rng);
+                state.apply(action);
+            }
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
+    let shipped = Weights::from_toml(pushcrate::ai::FITTED_TOML).expect("the shipped weights load");
+    assert_eq!(shipped, Weights::fitted());
+    assert_ne!(shipped, Weights::HAND, "the shipped weights are fitted, not the hand ones");
+    assert!(pushcrate::ai::FITTED_TOML.contains("# Made by `pushcrate tune"), "with their provenance");
+}
+
+/// `:fitted` plays with the shipped weights: its decisions are those of a
+/// search with the feature evaluation and those weights, and differ from
+/// the hand evaluation's somewhere in a game.
+#[test]
+fn a_fitted_agent_searches_with_the_shipped_weights() {
+    use pushcrate::ai::{FeatureEvaluator, Weights};
+    let start = bundled("courtyard");
+    let agent: Agent = "alphabeta:3:20000:fitted".parse().unwrap();
+    let mut player = agent.build(5);
+    let mut reference = AlphaBeta::new(
+        FeatureEvaluator::new(Weights::fitted()),
+        Limits { depth: 3, nodes: 20_000, time: None },
+    )
+    .seeded(5);
+    let mut hand = AlphaBeta::new(RaceEvaluator, Limits { depth: 3, nodes: 20_000, time: None }).seeded(5);
+    let mut state = start;
+    let mut differ = false;
+    while !state.is_over() && state.actions_played() < 40 {
+        let chosen = player.choose(&state);
+        assert_eq!(Some(chosen), reference.best(&state).map(|(a, _)| a), "{state:?}");
+        differ |= hand.best(&state).map(|(a, _)| a) != Some(chosen);
+        state.play(chosen).unwrap();
+    }
+    assert!(differ, "the fitted agent played the hand evaluation's game");
+}
+
+/// The tuning command's pieces are deterministic for a seed: the same
+/// options give the same positions and the same weights, byte for byte.
+#[test]
+fn tuning_is_deterministic_for_a_seed() {
+    let options = pushcrate::tune::Options {
+        seed: 4,
+        levels_each: 1,
+        sizes: vec![7],
+        games: 2,
+        agents: ["hard".parse().unwrap(); 2],
+        opening: 2,
+        sample_every: 3,
+        threads: 2,
+    };
+    let never = std::sync::Arc::new(AtomicBool::new(false));
+    let run = |threads: usize| {
+        let options = pushcrate::tune::Options { threads, ..options.clone() };
+        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
+    };
+    let first = run(2);
+    assert_eq!(first, run(1), "whatever the threads");
+    assert!(first.contains("[weights]") && first.contains("race = "), "{first}");
+    let other =
+        pushcrate::tune::tune(&pushcrate::tune::Options { seed: 5, ..options.clone() }, &|_| {}, &never)
+            .to_toml("pushcrate tune (test)", &options);
+    assert_ne!(first, other, "another seed, other games");
 }
 
 /// A reusing search takes the value a deeper search left in its table: a

@@ -113,11 +113,20 @@ fn layers_to_each<const N: usize>(
 /// from the flag to its goals.
 #[must_use]
 pub fn flag_steps_both(state: &GameState) -> ByPlayer<u32> {
+    let legs = flag_legs_both(state);
+    ByPlayer { one: legs.one.0 + legs.one.1, two: legs.two.0 + legs.two.1 }
+}
+
+/// Each player's two legs of [`flag_steps_both`]: the steps to the flag
+/// (0 for its carrier) and the steps from there home, counted as it counts
+/// them.
+#[must_use]
+pub fn flag_legs_both(state: &GameState) -> ByPlayer<(u32, u32)> {
     let open = state.open();
     let flag = state.flag();
     let here = Player::BOTH.map(|p| state.position(p));
     if !open.has(flag) || !here.iter().all(|&cell| open.has(cell)) {
-        return ByPlayer { one: flag_steps(state, Player::One), two: flag_steps(state, Player::Two) };
+        return ByPlayer { one: flag_legs(state, Player::One), two: flag_legs(state, Player::Two) };
     }
     let goals = Player::BOTH.map(|p| state.goals(p));
     let from_flag = steps_to_each(
@@ -128,15 +137,15 @@ pub fn flag_steps_both(state: &GameState) -> ByPlayer<u32> {
     let or_floor = |found: Option<u32>, from: Bitboard, to: Bitboard| -> u32 {
         found.or_else(|| steps(state.floor(), from, to).map(|d| d + THROUGH_CRATES)).unwrap_or(NO_WAY)
     };
-    let need = |i: usize| -> u32 {
+    let need = |i: usize| -> (u32, u32) {
         let player = Player::BOTH[i];
         let cell = Bitboard::from_cell(here[i]);
         if state.carrier() == Some(player) {
             debug_assert_eq!(here[i], flag, "the flag is carried on its carrier's cell");
-            or_floor(from_flag[2 * i + 1], cell, goals[i])
+            (0, or_floor(from_flag[2 * i + 1], cell, goals[i]))
         } else {
             let flag = Bitboard::from_cell(flag);
-            or_floor(from_flag[2 * i], cell, flag) + or_floor(from_flag[2 * i + 1], flag, goals[i])
+            (or_floor(from_flag[2 * i], cell, flag), or_floor(from_flag[2 * i + 1], flag, goals[i]))
         }
     };
     ByPlayer { one: need(0), two: need(1) }
@@ -146,6 +155,13 @@ pub fn flag_steps_both(state: &GameState) -> ByPlayer<u32> {
 /// they cut the way, the floor distance plus a penalty for breaking through.
 #[must_use]
 pub fn flag_steps(state: &GameState, player: Player) -> u32 {
+    let (to_flag, home) = flag_legs(state, player);
+    to_flag + home
+}
+
+/// [`flag_steps`] as its two legs: to the flag (0 for its carrier), and
+/// from there home.
+fn flag_legs(state: &GameState, player: Player) -> (u32, u32) {
     let here = Bitboard::from_cell(state.position(player));
     let flag = Bitboard::from_cell(state.flag());
     let goals = state.goals(player);
@@ -154,7 +170,7 @@ pub fn flag_steps(state: &GameState, player: Player) -> u32 {
             .or_else(|| steps(state.floor(), from, to).map(|d| d + THROUGH_CRATES))
             .unwrap_or(NO_WAY)
     };
-    if state.carrier() == Some(player) { leg(here, goals) } else { leg(here, flag) + leg(flag, goals) }
+    if state.carrier() == Some(player) { (0, leg(here, goals)) } else { (leg(here, flag), leg(flag, goals)) }
 }
 
 impl Evaluator for RaceEvaluator {

@@ -17,6 +17,7 @@
 
 mod alphabeta;
 mod eval;
+mod fitted;
 mod game;
 mod mcts;
 
@@ -30,7 +31,10 @@ use rand_chacha::ChaCha8Rng;
 
 pub use crate::analysis::solve;
 pub use alphabeta::{AlphaBeta, Limits, minimax};
-pub use eval::{Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_steps, flag_steps_both};
+pub use eval::{
+    Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_legs_both, flag_steps, flag_steps_both,
+};
+pub use fitted::{FEATURE_COUNT, FEATURE_NAMES, FITTED_TOML, FeatureEvaluator, Weights, features};
 pub use game::Game;
 pub use mcts::Mcts;
 
@@ -141,11 +145,11 @@ impl<E: Evaluator + Send> Strategy for Greedy<E> {
 }
 
 /// Alpha-beta as a strategy.
-pub struct AlphaBetaStrategy {
-    search: AlphaBeta<RaceEvaluator>,
+pub struct AlphaBetaStrategy<E> {
+    search: AlphaBeta<E>,
 }
 
-impl Strategy for AlphaBetaStrategy {
+impl<E: Evaluator + Send> Strategy for AlphaBetaStrategy<E> {
     fn choose(&mut self, state: &GameState) -> Action {
         self.choose_in_game(state, &[])
     }
@@ -167,6 +171,17 @@ impl Strategy for MctsStrategy {
     }
 }
 
+/// Which evaluation an alpha-beta agent scores positions with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Eval {
+    /// The hand-weighted race evaluation ([`RaceEvaluator`]; `:hand`).
+    #[default]
+    Hand,
+    /// The evaluation fitted to game outcomes ([`Weights::fitted`];
+    /// `:fitted`).
+    Fitted,
+}
+
 /// A strategy by name, as the command line and the sandbox name them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Agent {
@@ -186,6 +201,8 @@ pub enum Agent {
         /// Whether table entries searched deeper than asked cut too
         /// ([`AlphaBeta::reusing`]; `:reuse` in the agent's name).
         reuse: bool,
+        /// The evaluation (`:hand`, the default, or `:fitted`).
+        eval: Eval,
     },
     /// UCT with a number of playouts per decision.
     Mcts {
@@ -203,20 +220,21 @@ impl Agent {
     pub const MAX_ITERATIONS: u32 = 10_000_000;
 
     /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision.
-    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false };
+    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false, eval: Eval::Hand };
     /// `master`: alpha-beta, up to 12 turns deep, 3,000,000 positions a
     /// decision: it beats deep head to head on `open`, `arena`, `crates`
     /// and `gates` (docs/ai.md).
-    pub const MASTER: Agent = Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false };
+    pub const MASTER: Agent =
+        Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false, eval: Eval::Hand };
     /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision —
     /// the balance check's second pairing; not a rung of the ladder.
-    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false };
+    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, eval: Eval::Hand };
 
     /// The named strengths, weakest first.
     pub const STRENGTHS: [(&'static str, Agent); 5] = [
         ("easy", Agent::Random),
         ("medium", Agent::Greedy { noise: 25 }),
-        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false }),
+        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false, eval: Eval::Hand }),
         ("expert", Agent::EXPERT),
         ("master", Agent::MASTER),
     ];
@@ -269,16 +287,14 @@ impl Agent {
         match self {
             Agent::Random => Box::new(RandomStrategy::new(seed)),
             Agent::Greedy { noise } => Box::new(Greedy::new(RaceEvaluator, seed).noisy(noise)),
-            Agent::AlphaBeta { depth, nodes, reuse } => {
-                let mut search =
-                    AlphaBeta::new(RaceEvaluator, Limits { depth, nodes, time: None }).seeded(seed);
-                if reuse {
-                    search = search.reusing();
+            Agent::AlphaBeta { depth, nodes, reuse, eval } => {
+                let limits = Limits { depth, nodes, time: None };
+                match eval {
+                    Eval::Hand => alpha_beta(RaceEvaluator, limits, seed, reuse, cancel),
+                    Eval::Fitted => {
+                        alpha_beta(FeatureEvaluator::new(Weights::fitted()), limits, seed, reuse, cancel)
+                    }
                 }
-                if let Some(cancel) = cancel {
-                    search = search.cancellable(cancel);
-                }
-                Box::new(AlphaBetaStrategy { search })
             }
             Agent::Mcts { iterations } => {
                 let mut search = Mcts::new(iterations, seed);
@@ -291,14 +307,40 @@ impl Agent {
     }
 }
 
+/// An alpha-beta player with evaluation `eval`.
+fn alpha_beta<E: Evaluator + Send + 'static>(
+    eval: E,
+    limits: Limits,
+    seed: u64,
+    reuse: bool,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Box<dyn Strategy> {
+    let mut search = AlphaBeta::new(eval, limits).seeded(seed);
+    if reuse {
+        search = search.reusing();
+    }
+    if let Some(cancel) = cancel {
+        search = search.cancellable(cancel);
+    }
+    Box::new(AlphaBetaStrategy { search })
+}
+
 impl fmt::Display for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Agent::Random => f.write_str("random"),
             Agent::Greedy { noise: 0 } => f.write_str("greedy"),
             Agent::Greedy { noise } => write!(f, "greedy:{noise}"),
-            Agent::AlphaBeta { depth, nodes, reuse: false } => write!(f, "alphabeta:{depth}:{nodes}"),
-            Agent::AlphaBeta { depth, nodes, reuse: true } => write!(f, "alphabeta:{depth}:{nodes}:reuse"),
+            Agent::AlphaBeta { depth, nodes, reuse, eval } => {
+                write!(f, "alphabeta:{depth}:{nodes}")?;
+                if *reuse {
+                    f.write_str(":reuse")?;
+                }
+                if *eval == Eval::Fitted {
+                    f.write_str(":fitted")?;
+                }
+                Ok(())
+            }
             Agent::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
     }
@@ -309,7 +351,7 @@ impl fmt::Display for Agent {
 pub enum ParseAgentError {
     /// Not a named strength nor a known kind.
     #[error(
-        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES[:reuse]]], mcts[:ITERATIONS])"
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, hand, fitted, mcts[:ITERATIONS])"
     )]
     Unknown(String),
     /// A part after `:` is not a whole number.
@@ -334,9 +376,11 @@ pub enum ParseAgentError {
         /// The whole text.
         agent: String,
     },
-    /// A last part that is no option of the kind (alpha-beta's is
-    /// `reuse`).
-    #[error("`{part}` in `{agent}` is not an option (alpha-beta takes `reuse` after the node budget)")]
+    /// A last part that is no option of the kind (alpha-beta's are
+    /// `reuse`, `hand` and `fitted`), or one given twice.
+    #[error(
+        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, and `hand` or `fitted`, after the node budget)"
+    )]
     NotAnOption {
         /// The part.
         part: String,
@@ -352,8 +396,8 @@ impl FromStr for Agent {
     type Err = ParseAgentError;
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
-    /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES[:reuse]]]`,
-    /// `mcts[:ITERATIONS]`.
+    /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]` (options
+    /// `reuse`, and `hand` or `fitted`), `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
             return Ok(agent);
@@ -380,20 +424,31 @@ impl FromStr for Agent {
         let agent = match kind {
             "random" => Agent::Random,
             "greedy" => Agent::Greedy { noise: number("the noise", 0, 0..=100)? as u8 },
-            "alphabeta" => Agent::AlphaBeta {
-                depth: number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32,
-                nodes: number("the node budget", 40_000, 1..=Agent::MAX_NODES)?,
-                reuse: match parts.next() {
-                    None => false,
-                    Some("reuse") => true,
-                    Some(other) => {
+            "alphabeta" => {
+                let depth = number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32;
+                let nodes = number("the node budget", 40_000, 1..=Agent::MAX_NODES)?;
+                let (mut reuse, mut eval) = (None, None);
+                for part in parts.by_ref() {
+                    let taken = match part {
+                        "reuse" => reuse.replace(true).is_some(),
+                        "hand" => eval.replace(Eval::Hand).is_some(),
+                        "fitted" => eval.replace(Eval::Fitted).is_some(),
+                        _ => true,
+                    };
+                    if taken {
                         return Err(ParseAgentError::NotAnOption {
-                            part: other.to_owned(),
+                            part: part.to_owned(),
                             agent: s.to_owned(),
                         });
                     }
-                },
-            },
+                }
+                Agent::AlphaBeta {
+                    depth,
+                    nodes,
+                    reuse: reuse.unwrap_or(false),
+                    eval: eval.unwrap_or_default(),
+                }
+            }
             "mcts" => Agent::Mcts {
                 iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,
             },

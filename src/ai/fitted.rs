@@ -1,0 +1,173 @@
+//! The fitted evaluation: the same kind of score as the hand evaluation
+//! ([`super::RaceEvaluator`]), a weighted sum of features of the position,
+//! with weights fitted to game outcomes (the Texel method: a logistic
+//! regression of who won on the features of positions taken from
+//! self-play) instead of chosen by hand.
+//!
+//! A score is in thousandths of a logit: the fitted model gives the player
+//! a chance `1 / (1 + e^(−score / 1000))` of winning from the position.
+//! The weights are data (`fitted.toml` beside this file), written by
+//! `pushcrate tune`, with how they were made in its comments.
+
+use std::sync::OnceLock;
+
+use super::eval::{Evaluator, WIN, flag_legs_both};
+use crate::rules::{GameState, Outcome, Player};
+
+/// How many features a position has.
+pub const FEATURE_COUNT: usize = 9;
+
+/// The features' names, as `fitted.toml` and `pushcrate tune` name them.
+/// Each is counted for the player the position is scored for, less the
+/// same for the opponent, unless it says otherwise.
+pub const FEATURE_NAMES: [&str; FEATURE_COUNT] = [
+    // The opponent's steps home with the flag less the player's (the hand
+    // evaluation's race).
+    "race",
+    // Crates destroyed.
+    "destroyed",
+    // Crate placements left.
+    "placements",
+    // 1 when the player is to move, −1 when not.
+    "to_move",
+    // 1 when the player carries the flag, −1 when the opponent does.
+    "carrier",
+    // With the flag lying: the opponent's steps to it less the player's,
+    // who picks it up first.
+    "pickup",
+    // Bonus actions left, counted for the player to move.
+    "bonus",
+    // 1 when the player stands next to the opponent's carrier (a steal is
+    // a move away), −1 when the opponent stands next to the player's.
+    "steal",
+    // 1 when the player needs one more crate to win by crates, −1 when the
+    // opponent does.
+    "last_crate",
+];
+
+/// A position's features for `player` ([`FEATURE_NAMES`]); the position
+/// must not be over.
+#[must_use]
+pub fn features(state: &GameState, player: Player) -> [i32; FEATURE_COUNT] {
+    let other = player.other();
+    let legs = flag_legs_both(state);
+    let need = |p: Player| {
+        let (to_flag, home) = legs[p];
+        i32::try_from(to_flag + home).unwrap_or(i32::MAX)
+    };
+    let signed = |mine: bool, theirs: bool| i32::from(mine) - i32::from(theirs);
+    let carrier = state.carrier();
+    let pickup = if carrier.is_none() {
+        i32::try_from(legs[other].0).unwrap_or(0) - i32::try_from(legs[player].0).unwrap_or(0)
+    } else {
+        0
+    };
+    let to_move = if state.turn() == player { 1 } else { -1 };
+    let adjacent = state.position(player).distance(state.position(other)) == 1;
+    let to_win = state.rules().crates_to_win;
+    let last_crate = |p: Player| state.destroyed(p) + 1 >= to_win;
+    [
+        need(other) - need(player),
+        i32::from(state.destroyed(player)) - i32::from(state.destroyed(other)),
+        i32::from(state.placements_left(player)) - i32::from(state.placements_left(other)),
+        to_move,
+        signed(carrier == Some(player), carrier == Some(other)),
+        pickup,
+        to_move * i32::from(state.bonus_actions()),
+        signed(adjacent && carrier == Some(other), adjacent && carrier == Some(player)),
+        signed(last_crate(player), last_crate(other)),
+    ]
+}
+
+/// Weights of the features, one per name of [`FEATURE_NAMES`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Weights(pub [i32; FEATURE_COUNT]);
+
+impl Weights {
+    /// The hand evaluation's weights, with none on the features it does
+    /// not have: `100 × race + 150 × destroyed + 10 × placements + 30 ×
+    /// to_move + 80 × carrier`.
+    pub const HAND: Weights = Weights([100, 150, 10, 30, 80, 0, 0, 0, 0]);
+
+    /// The score of features `f`.
+    #[must_use]
+    pub fn score(&self, f: &[i32; FEATURE_COUNT]) -> i32 {
+        self.0.iter().zip(f).map(|(w, x)| w.saturating_mul(*x)).fold(0i32, i32::saturating_add)
+    }
+
+    /// The weights as `fitted.toml` writes them: `[weights]`, a key a
+    /// feature, after `header` (comment lines, each starting with `#`).
+    #[must_use]
+    pub fn to_toml(&self, header: &str) -> String {
+        let mut text = String::from(header);
+        text.push_str("[weights]\n");
+        for (name, weight) in FEATURE_NAMES.iter().zip(self.0) {
+            text.push_str(&format!("{name} = {weight}\n"));
+        }
+        text
+    }
+
+    /// Reads weights as [`Weights::to_toml`] writes them.
+    ///
+    /// # Errors
+    /// When the text is not TOML, a feature is missing, unknown or not a
+    /// whole number in `i32`'s range.
+    pub fn from_toml(text: &str) -> Result<Weights, String> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+        let weights = table.get("weights").and_then(toml::Value::as_table).ok_or("no [weights] table")?;
+        if let Some(unknown) = weights.keys().find(|k| !FEATURE_NAMES.contains(&k.as_str())) {
+            return Err(format!("`{unknown}` is not a feature"));
+        }
+        let mut out = [0; FEATURE_COUNT];
+        for (slot, name) in out.iter_mut().zip(FEATURE_NAMES) {
+            let value = weights.get(name).ok_or_else(|| format!("no weight for `{name}`"))?;
+            *slot = value
+                .as_integer()
+                .and_then(|v| i32::try_from(v).ok())
+                .ok_or_else(|| format!("the weight of `{name}` is not a whole number"))?;
+        }
+        Ok(Weights(out))
+    }
+
+    /// The fitted weights the crate ships (`src/ai/fitted.toml`).
+    ///
+    /// # Panics
+    /// Never for the shipped file, which a test reads.
+    #[must_use]
+    pub fn fitted() -> Weights {
+        static FITTED: OnceLock<Weights> = OnceLock::new();
+        *FITTED.get_or_init(|| Weights::from_toml(FITTED_TOML).unwrap_or(Weights::HAND))
+    }
+}
+
+/// The shipped fitted weights, as `pushcrate tune` wrote them.
+pub const FITTED_TOML: &str = include_str!("fitted.toml");
+
+/// An evaluation by weighted features: with [`Weights::HAND`] it scores as
+/// [`super::RaceEvaluator`] does (more slowly: it counts every feature).
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureEvaluator {
+    weights: Weights,
+}
+
+impl FeatureEvaluator {
+    /// The evaluation with `weights`.
+    #[must_use]
+    pub const fn new(weights: Weights) -> FeatureEvaluator {
+        FeatureEvaluator { weights }
+    }
+}
+
+impl Evaluator for FeatureEvaluator {
+    fn evaluate(&self, state: &GameState, player: Player) -> i32 {
+        match state.outcome() {
+            Some(Outcome::Win { winner, .. }) => return if winner == player { WIN } else { -WIN },
+            Some(Outcome::Draw) => return 0,
+            None => {}
+        }
+        // Far from the bound of a win: a score stays a score.
+        self.weights
+            .score(&features(state, player))
+            .clamp(-super::eval::WIN_BOUND / 2, super::eval::WIN_BOUND / 2)
+    }
+}
