@@ -18,3 +18,4 @@ pub mod level;
 pub mod repair;
 pub mod rules;
 pub mod sim;
+pub mod tune;

@@ -642,3 +642,35 @@ fn bundled_packs_are_named_and_a_mistyped_name_says_which_exist() {
         predicate::str::contains("cannot read @flaw").and(predicate::str::contains("@default and @flawed")),
     );
 }
+
+/// `tune` writes weights the crate can read, with the command that makes
+/// them again in their comments, and says the losses it measured.
+#[test]
+fn tune_writes_weights_with_their_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.toml");
+    let assert = pushcrate()
+        .args([
+            "tune",
+            "--levels-each",
+            "1",
+            "--sizes",
+            "7",
+            "--games",
+            "2",
+            "--agents",
+            "hard,hard",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("mean log loss on the validation positions"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    pushcrate::ai::Weights::from_toml(&text).unwrap();
+    assert!(
+        text.contains("# Made by `pushcrate tune --seed 1 --levels-each 1 --sizes 7 --games 2 --agents alphabeta:2:4000,alphabeta:2:4000"),
+        "{text}"
+    );
+}

@@ -13,6 +13,7 @@ mod repair;
 mod report;
 mod selfplay;
 mod signals;
+mod tune;
 
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
@@ -114,6 +115,9 @@ pub enum Subcommand {
     Schema(export::SchemaArgs),
     /// Count the action sequences of a given length (perft).
     Perft(play::PerftArgs),
+    /// Fit the evaluation's weights to game outcomes (the Texel method):
+    /// self-play on generated levels, validated on the bundled ones.
+    Tune(tune::TuneArgs),
     /// Write the conformance suite: packs, positions with their legal
     /// actions and perft counts, and games that reach every rare rule, for
     /// other implementations to check themselves against.
@@ -235,6 +239,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(Subcommand::Schema(args)) => export::schema_command(&args),
         Some(Subcommand::Perft(args)) => play::perft(&args),
         Some(Subcommand::Conformance(args)) => conformance::conformance_command(&args),
+        Some(Subcommand::Tune(args)) => tune::tune_command(&args),
     }
 }
 

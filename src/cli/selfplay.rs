@@ -48,7 +48,8 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 5.0, conflicts_with = "games", value_parser = parse_zone)]
     pub zone: f64,
     /// The two agents, `A,B`: easy, medium, hard, expert, deep, master,
-    /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES[:reuse]]]`,
+    /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]`
+    /// (options `reuse`, and `hand` or `fitted`: the evaluation),
     /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
     /// Without it the level is checked under two strong pairings,
     /// expert,expert and deep,deep (six turns, 150,000 positions), and

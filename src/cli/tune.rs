@@ -1,0 +1,109 @@
+//! `pushcrate tune`: fit the evaluation's weights to game outcomes.
+
+use std::path::PathBuf;
+
+use super::{EXIT_INTERRUPTED, EXIT_OK, err};
+use crate::ai::Agent;
+use crate::files::{Committed, Output};
+use crate::tune::{self, Options};
+
+/// What `tune` was asked.
+#[derive(Debug, clap::Args)]
+pub struct TuneArgs {
+    /// Seeds the training levels and every game: the same seed gives the
+    /// same weights.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Generated training levels of each style, size and symmetry (1 to
+    /// 100).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub levels_each: u64,
+    /// Sides of the square training boards, comma-separated (5 to 11).
+    #[arg(long, value_delimiter = ',', default_values_t = [7u8, 9, 11], value_parser = clap::value_parser!(u8).range(5..=11))]
+    pub sizes: Vec<u8>,
+    /// Games per level, in colour-swapped pairs (2 to 10,000).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(2..=10_000))]
+    pub games: u32,
+    /// The two agents whose games are sampled, `A,B`.
+    #[arg(long, default_value = "expert,expert", value_parser = super::selfplay::parse_agents)]
+    pub agents: [Agent; 2],
+    /// Random actions at the start of each game (0 to 40), for varied
+    /// positions; none of them is sampled.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub opening: u32,
+    /// Take a position every N actions (1 to 100).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub every: u32,
+    /// Worker threads, 0 to 256 (0: every core). Does not change the
+    /// weights.
+    #[arg(long, default_value_t = 0, value_parser = super::selfplay::parse_threads)]
+    pub threads: usize,
+    /// Where to write the weights (standard output when left out), as
+    /// `src/ai/fitted.toml` holds them.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
+    let output = match &args.out {
+        Some(path) => Output::create(path)?,
+        None => Output::stdout(),
+    };
+    let options = Options {
+        seed: args.seed,
+        levels_each: usize::try_from(args.levels_each).unwrap_or(1),
+        sizes: args.sizes.clone(),
+        games: args.games,
+        agents: args.agents,
+        opening: args.opening,
+        sample_every: args.every,
+        threads: args.threads,
+    };
+    let stop = super::stop_on_ctrl_c();
+    let tuned = tune::tune(&options, &|phase| err(&format!("{phase}…\n")), &stop);
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        err(&format!("interrupted: nothing was written; {} is as it was\n", output.name()));
+        return Ok(EXIT_INTERRUPTED);
+    }
+    err(&format!(
+        "{} training positions ({} games on {} levels), {} validation positions ({} games on {} bundled levels)\n\
+         mean log loss on the validation positions: fitted {:.4}, hand {:.4} (at its best scale, {:.5} logits a point), knowing nothing {:.4}\n\
+         weights (thousandths of a logit):\n{}",
+        tuned.training.samples.len(),
+        tuned.training.games,
+        tuned.training.levels,
+        tuned.validation.samples.len(),
+        tuned.validation.games,
+        tuned.validation.levels,
+        tuned.validation_loss,
+        tuned.hand_validation_loss,
+        tuned.hand_scale,
+        tuned.constant_validation_loss,
+        tune::weights_text(&tuned.weights),
+    ));
+    let command = command_line(args);
+    let text = tuned.to_toml(&command, &options);
+    Ok(match output.commit_until(text.as_bytes(), &stop)? {
+        Committed::Whole => EXIT_OK,
+        Committed::Unchanged | Committed::Cut { .. } => {
+            err("interrupted while writing: the weights are incomplete\n");
+            EXIT_INTERRUPTED
+        }
+    })
+}
+
+/// The command that makes these weights again, for their provenance.
+fn command_line(args: &TuneArgs) -> String {
+    let sizes: Vec<String> = args.sizes.iter().map(u8::to_string).collect();
+    format!(
+        "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}",
+        args.seed,
+        args.levels_each,
+        sizes.join(","),
+        args.games,
+        args.agents[0],
+        args.agents[1],
+        args.opening,
+        args.every
+    )
+}
