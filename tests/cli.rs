@@ -674,3 +674,22 @@ fn tune_writes_weights_with_their_provenance() {
         "{text}"
     );
 }
+
+/// A pack given as the only argument opens the editor, as `edit PACK`
+/// does (here, with no display, it is checked and listed instead); a name
+/// that is also a subcommand still means the subcommand.
+#[test]
+fn a_pack_as_the_only_argument_opens_it() {
+    let run = |arg: &str| pushcrate().arg(arg).env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").assert();
+    let out = run("@flawed").success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stdout.starts_with("Flawed levels — 13 levels"), "{stdout}");
+    assert!(stderr.contains("checking @flawed instead"), "{stderr}");
+    let out = run("mazes/default.toml").success();
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("The open board"));
+    // `check` is the subcommand, not a file named check.
+    run("check")
+        .failure()
+        .stderr(predicate::str::contains("Pack files").or(predicate::str::contains("required")));
+}

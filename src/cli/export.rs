@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, bail};
 
-use super::{EXIT_INTERRUPTED, EXIT_OK, ExportFormat, clean, err, load_valid};
+use super::{EXIT_INTERRUPTED, EXIT_OK, ExportFormat, clean, counted, err, load_valid};
 use crate::analysis::{AnalysisOptions, Witness, analyze_level};
 use crate::files::{Committed, Output, same_file};
 use crate::generate::{GenSymmetry, Options, Style, generate};
@@ -175,14 +175,16 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
     for g in &generated {
         match &g.balance {
             Some(check) => notes.push_str(&format!(
-                "{}: {} ({} candidates)\n",
+                "{}: {} ({})\n",
                 g.level.id,
                 crate::generate::balance_note(check),
-                g.attempts
+                counted(g.attempts as usize, "candidate", "candidates")
             )),
-            None => {
-                notes.push_str(&format!("{}: passed the analysis ({} candidates)\n", g.level.id, g.attempts))
-            }
+            None => notes.push_str(&format!(
+                "{}: passed the analysis ({})\n",
+                g.level.id,
+                counted(g.attempts as usize, "candidate", "candidates")
+            )),
         }
         pack.levels.push(g.level.clone());
     }
@@ -193,7 +195,11 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
     if code == EXIT_OK
         && let Some(path) = &args.out
     {
-        err(&format!("wrote {} levels to {}\n", pack.levels.len(), crate::files::shown(path)));
+        err(&format!(
+            "wrote {} to {}\n",
+            counted(pack.levels.len(), "level", "levels"),
+            crate::files::shown(path)
+        ));
     }
     Ok(code)
 }

@@ -39,11 +39,15 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Push Crate Studio: edit, check, analyse and play-test Push Crate level packs.
 #[derive(Debug, Parser)]
-#[command(name = "pushcrate", version, about, long_about = None)]
+#[command(name = "pushcrate", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Args {
     /// What to do; with none, open the editor on the bundled pack.
     #[command(subcommand)]
     pub command: Option<Subcommand>,
+    /// A pack to open in the editor, as `pushcrate edit PACK` does
+    /// (`pushcrate levels.toml`, `pushcrate @flawed`, a file manager's
+    /// "Open with"). A name that is also a subcommand means the subcommand.
+    pub pack: Option<PathBuf>,
 }
 
 /// Output format of reports.
@@ -165,10 +169,10 @@ pub enum Handoff {
 pub fn main() -> Handoff {
     let args = Args::parse();
     match args.command {
-        None => Handoff::Edit(None),
+        None => Handoff::Edit(args.pack),
         Some(Subcommand::Edit(edit)) => Handoff::Edit(edit.pack),
         Some(command) => {
-            let code = exit_code(run(Args { command: Some(command) }));
+            let code = exit_code(run(Args { command: Some(command), pack: None }));
             // A run stopped by a signal ends by it, as coreutils do.
             signals::end_by_signal();
             Handoff::Exit(signals::exit_code().unwrap_or(code))
@@ -205,6 +209,11 @@ pub(crate) fn out(text: &str) -> anyhow::Result<()> {
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
     Ok(())
+}
+
+/// `n` and the noun that goes with it: "1 level", "3 levels".
+pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
 /// Writes `text` to standard error, ignoring a closed stream.
