@@ -1813,3 +1813,29 @@ fn expectations_are_set_and_checked_in_the_inspector() {
     assert!(ed.harness.query_by_label("run the balance check").is_some());
     assert!(ed.harness.query_by_label("Expectations (3): 2 hold, 0 fail, 1 unchecked").is_some());
 }
+
+/// Shift and a digit select a crate stage whatever symbol the keyboard
+/// layout gives the key: egui reports Shift+1 on a US keyboard as `!`, with
+/// the key pressed as its physical key.
+#[test]
+fn shift_and_a_digit_select_a_stage_on_any_layout() {
+    use pushcrate::rules::Stage;
+    let mut ed = editor();
+    for (symbol, digit, stage) in [
+        (Key::Exclamationmark, Key::Num1, Stage::Intact),
+        (Key::Plus, Key::Num2, Stage::Cracked),
+        (Key::Num3, Key::Num3, Stage::Rubble),
+        (Key::Exclamationmark, Key::Num1, Stage::Intact),
+    ] {
+        ed.harness.input_mut().events.push(Event::Key {
+            key: symbol,
+            physical_key: Some(digit),
+            pressed: true,
+            repeat: false,
+            modifiers: Modifiers::SHIFT,
+        });
+        ed.harness.step();
+        ed.settle();
+        assert_eq!(ed.app().stage(), stage, "{symbol:?} on {digit:?}");
+    }
+}

@@ -187,6 +187,22 @@ impl View<'_> {
         let app = self.app;
         let typing = ctx.egui_wants_keyboard_input();
         let clipboard = |c: &Command| matches!(c, Command::Copy | Command::Cut | Command::Paste);
+        if !typing {
+            // Shift and a digit arrive as the symbol the layout puts there
+            // (`!` for Shift+1 on a US keyboard, `&` on a French one): the
+            // shortcuts name the digit key, so the key pressed is matched.
+            ctx.input_mut(|i| {
+                for event in &mut i.events {
+                    if let egui::Event::Key { key, physical_key: Some(physical), modifiers, .. } = event
+                        && modifiers.shift
+                        && is_digit(*physical)
+                        && !is_digit(*key)
+                    {
+                        *key = *physical;
+                    }
+                }
+            });
+        }
         let mut pressed = Vec::new();
         for (shortcut, command) in Command::shortcut_table() {
             if !command.scope().covers(app.playing()) {
@@ -493,4 +509,10 @@ impl View<'_> {
             ui.label(app.status());
         });
     }
+}
+
+/// Whether `key` is one of the digit keys of the main block.
+fn is_digit(key: egui::Key) -> bool {
+    use egui::Key::{Num0, Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9};
+    matches!(key, Num0 | Num1 | Num2 | Num3 | Num4 | Num5 | Num6 | Num7 | Num8 | Num9)
 }
