@@ -1839,3 +1839,20 @@ fn shift_and_a_digit_select_a_stage_on_any_layout() {
         assert_eq!(ed.app().stage(), stage, "{symbol:?} on {digit:?}");
     }
 }
+
+/// The flood fill never buries the start squares or the flag under walls:
+/// one-of-a-kind cells are left alone, as paste leaves them.
+#[test]
+fn flood_fill_leaves_the_start_squares_and_the_flag() {
+    let mut ed = editor();
+    ed.select_level("open");
+    ed.key(Modifiers::NONE, Key::F);
+    ed.click_cell(c("a2"), PointerButton::Primary);
+    let level = ed.level().clone();
+    let starts = [level.starts.one.unwrap(), level.starts.two.unwrap()];
+    let flag = level.flag.or(level.centre()).unwrap();
+    for cell in starts.into_iter().chain([flag]) {
+        assert!(!level.walls.has(cell), "{cell} was buried");
+    }
+    assert_eq!(level.walls.count(), 81 - 3, "every other cell of the floor is a wall");
+}

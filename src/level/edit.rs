@@ -161,7 +161,16 @@ impl Level {
                     return;
                 }
                 let same = if self.walls.has(cell) { self.walls & board } else { self.floor() };
-                for c in Bitboard::fill(cell.into(), same) {
+                // One-of-a-kind cells (the start squares and the flag's)
+                // are never buried under walls, as paste leaves them.
+                let mut keep = Bitboard::EMPTY;
+                if on {
+                    let starts = [self.starts[Player::One], self.starts[Player::Two]];
+                    for c in starts.into_iter().chain([self.flag.or(self.centre())]).flatten() {
+                        keep.insert(c);
+                    }
+                }
+                for c in Bitboard::fill(cell.into(), same) - keep {
                     self.apply_one(EditOp::Wall(c, on));
                 }
             }
@@ -400,6 +409,22 @@ mod tests {
     }
 
     #[test]
+    fn a_wall_fill_leaves_the_start_squares_and_the_flag() {
+        let mut level = Level::new("t", 9, 9);
+        level.starts[Player::One] = Some(c("b1"));
+        level.starts[Player::Two] = Some(c("h9"));
+        level.flag = Some(c("c7"));
+        level.apply(EditOp::Fill(c("a1"), true), Mirror::Off);
+        assert_eq!(level.walls.count(), 78);
+        for cell in ["b1", "h9", "c7"] {
+            assert!(!level.walls.has(c(cell)), "{cell} was buried");
+        }
+        // Filling floor back clears every wall.
+        level.apply(EditOp::Fill(c("a1"), false), Mirror::Off);
+        assert!(level.walls.is_empty());
+    }
+
+    #[test]
     fn fill_rectangle_resize_and_clear() {
         let mut level = Level::new("t", 9, 9);
         level.apply(EditOp::Rectangle(c("a1"), c("c3"), true), Mirror::Off);
@@ -407,7 +432,8 @@ mod tests {
         level.apply(EditOp::Fill(c("a1"), false), Mirror::Off);
         assert!(level.walls.is_empty());
         level.apply(EditOp::Fill(c("e5"), true), Mirror::Off);
-        assert_eq!(level.walls.count(), 81);
+        assert_eq!(level.walls.count(), 78, "the start squares and the flag's cell (the centre) stay floor");
+        assert!(!level.walls.has(c("e5")));
         level.apply(EditOp::Clear, Mirror::Off);
         level.apply(EditOp::Crate(c("i9"), Some(Stage::Rubble)), Mirror::Off);
         level.apply(EditOp::Resize(7, 7), Mirror::Off);
