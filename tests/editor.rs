@@ -1856,3 +1856,43 @@ fn flood_fill_leaves_the_start_squares_and_the_flag() {
     }
     assert_eq!(level.walls.count(), 81 - 3, "every other cell of the floor is a wall");
 }
+
+/// Copy puts the region on the system clipboard as map rows, so that the
+/// clipboard holds text and the desktop sends the first Ctrl+V to the
+/// editor (egui-winit sends a paste only when the clipboard holds text):
+/// a paste right after Copy works in a session whose clipboard started
+/// empty.
+#[test]
+fn copy_fills_the_system_clipboard_so_the_first_paste_works() {
+    let mut ed = flawed_editor();
+    ed.select_level("tiny");
+    ed.click("Wall brush");
+    ed.click_cell(c("a1"), PointerButton::Primary);
+    ed.key(Modifiers::NONE, Key::A);
+    ed.drag(&[c("a2"), c("b1")], PointerButton::Primary);
+    ed.harness.input_mut().events.push(Event::Key {
+        key: Key::C,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: Modifiers::COMMAND,
+    });
+    // The command runs at the end of the frame that took the key; the
+    // clipboard's text leaves with that frame's output.
+    let copied = (0..4)
+        .find_map(|_| {
+            ed.harness.step();
+            ed.harness.output().platform_output.commands.iter().find_map(|c| match c {
+                egui::OutputCommand::CopyText(text) => Some(text.clone()),
+                _ => None,
+            })
+        })
+        .unwrap_or_else(|| panic!("the copy reached the system clipboard; status {:?}", ed.app().status()));
+    assert_eq!(copied, "..\n#.\n", "the region as map rows, top rank first");
+    ed.settle();
+    // What the desktop sends for Ctrl+V once the clipboard holds text.
+    ed.harness.input_mut().events.push(Event::Paste(copied));
+    ed.harness.step();
+    ed.settle();
+    assert!(ed.app().stamp().is_some(), "the first paste pastes");
+}

@@ -278,6 +278,28 @@ pub struct Region {
 }
 
 impl Region {
+    /// The region as map rows, top rank first: `#` a wall, `.` floor, and
+    /// a crate by its stage's letter (`i`ntact, `c`racked, `r`ubble,
+    /// `s`plinters), each row ending with a newline.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let mut text = String::with_capacity(self.tiles.len() + usize::from(self.height));
+        for row in self.tiles.chunks(usize::from(self.width.max(1))) {
+            for tile in row {
+                text.push(match tile {
+                    Tile::Floor => '.',
+                    Tile::Wall => '#',
+                    Tile::Crate(Stage::Intact) => 'i',
+                    Tile::Crate(Stage::Cracked) => 'c',
+                    Tile::Crate(Stage::Rubble) => 'r',
+                    Tile::Crate(Stage::Splinters) => 's',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
     /// The tile `df` files right of and `dr` ranks below the top-left corner.
     #[must_use]
     pub fn tile(&self, df: u8, dr: u8) -> Tile {

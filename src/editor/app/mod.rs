@@ -556,8 +556,8 @@ impl EditorApp {
                 self.selection = selection;
                 self.pasting = false;
             }
-            Command::Copy => self.copy(false),
-            Command::Cut => self.copy(true),
+            Command::Copy => self.copy(false, ctx),
+            Command::Cut => self.copy(true, ctx),
             Command::Paste => {
                 self.pasting = true;
                 self.say(
@@ -600,10 +600,14 @@ impl EditorApp {
     }
 
     /// Copies the selected region; a cut then clears it to floor, as one
-    /// undo step.
-    fn copy(&mut self, cut: bool) {
+    /// undo step. The system clipboard gets the region as map rows, so that
+    /// it holds text and the desktop sends the next Ctrl+V to the editor
+    /// (with an empty clipboard it sends nothing), and so that the rows can
+    /// be pasted into a text editor.
+    fn copy(&mut self, cut: bool, ctx: &egui::Context) {
         let (Some((a, b)), Some(level)) = (self.selection, self.doc.level()) else { return };
         let region = level.copy_region(a, b);
+        ctx.copy_text(region.text());
         let (walls, crates) = region.counts();
         let what =
             format!("a {} × {} region ({walls} wall(s), {crates} crate(s))", region.width, region.height);
