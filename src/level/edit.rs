@@ -228,9 +228,23 @@ impl Level {
                     Cell::new(file, rank)
                 };
                 let board = self.board();
+                // Any other start square or flag the new edges leave
+                // outside comes in to the nearest cell of its rank that no
+                // other one-of-a-kind cell holds: never left off the board.
+                let (width, height) = (self.width, self.height);
+                let into_board = |cell: Cell, taken: &[Cell]| -> Cell {
+                    let rank = cell.rank().min(height - 1);
+                    let file = cell.file().min(width - 1);
+                    (0..width)
+                        .map(|d| Cell::new(file.saturating_sub(d), rank))
+                        .find(|c| !taken.contains(c))
+                        .unwrap_or(Cell::new(file, rank))
+                };
                 for p in Player::BOTH {
                     if let Some(start) = self.starts[p] {
-                        let moved = follow(start);
+                        let other = [self.starts[p.other()].map(follow), self.flag].into_iter().flatten();
+                        let taken: Vec<Cell> = other.collect();
+                        let moved = into_board(follow(start), &taken);
                         if moved != start {
                             self.starts[p] = Some(moved);
                             self.walls.set(moved, false);
@@ -240,6 +254,16 @@ impl Level {
                     if let Some(goals) = &mut self.goals[p] {
                         *goals = goals.iter().map(follow).filter(|c| board.has(*c)).collect();
                     }
+                }
+                if let Some(flag) = self.flag
+                    && !board.has(flag)
+                {
+                    let starts: Vec<Cell> =
+                        [self.starts[Player::One], self.starts[Player::Two]].into_iter().flatten().collect();
+                    let moved = into_board(flag, &starts);
+                    self.flag = Some(moved);
+                    self.walls.set(moved, false);
+                    self.crates.remove(&moved);
                 }
                 self.walls &= board;
                 self.crates.retain(|c, _| board.has(*c));
@@ -444,6 +468,30 @@ mod tests {
         // Filling floor back clears every wall.
         level.apply(EditOp::Fill(c("a1"), false), Mirror::Off);
         assert!(level.walls.is_empty());
+    }
+
+    #[test]
+    fn a_resize_brings_every_start_square_and_the_flag_onto_the_board() {
+        let mut level = Level::new("t", 9, 9);
+        level.starts[Player::One] = Some(c("h1"));
+        level.starts[Player::Two] = Some(c("g9"));
+        level.flag = Some(c("h5"));
+        level.apply(EditOp::Resize(7, 7), Mirror::Off);
+        let board = level.board();
+        let one = level.starts[Player::One].unwrap();
+        let two = level.starts[Player::Two].unwrap();
+        let flag = level.flag.unwrap();
+        assert!(board.has(one) && board.has(two) && board.has(flag), "{one} {two} {flag}");
+        assert_eq!(one, c("g1"), "player 1 comes in along its rank");
+        assert_eq!(two, c("g7"), "player 2 follows the top edge");
+        assert_eq!(flag, c("g5"));
+        // Two that would land on one cell stay apart.
+        let mut level = Level::new("t", 9, 9);
+        level.starts[Player::One] = Some(c("g1"));
+        level.starts[Player::Two] = Some(c("h1"));
+        level.apply(EditOp::Resize(7, 9), Mirror::Off);
+        assert_eq!(level.starts[Player::One], Some(c("g1")));
+        assert_eq!(level.starts[Player::Two], Some(c("f1")));
     }
 
     #[test]
