@@ -1896,3 +1896,19 @@ fn copy_fills_the_system_clipboard_so_the_first_paste_works() {
     ed.settle();
     assert!(ed.app().stamp().is_some(), "the first paste pastes");
 }
+
+/// A level renamed to an id another level has is blamed too: both sides
+/// of the clash show E021, the level just edited included (it showed
+/// "Valid" while the untouched one took the blame).
+#[test]
+fn a_clashing_id_is_blamed_on_both_levels() {
+    let mut ed = editor();
+    ed.select_level("pillars");
+    ed.send(Command::SetField(FormField::LevelId("open".into())));
+    assert_eq!(ed.level().id, "open");
+    assert!(ed.harness.query_by_label_contains("E021").is_some(), "the renamed level is blamed");
+    assert!(ed.harness.query_by_label_contains("Valid: no errors").is_none());
+    ed.select_level("open");
+    assert_eq!(ed.level().name, "The open board");
+    assert!(ed.harness.query_by_label_contains("E021").is_some(), "and the level it clashes with");
+}

@@ -45,6 +45,8 @@ pub(super) fn pack_problems(pack: &Pack) -> Vec<Problem> {
         out.push(Problem::new(Code::RuleRange, Field::Rule(option), message));
     }
     let mut first_with_id: HashMap<&str, usize> = HashMap::new();
+    // The first level of each shared id, with how many use it after it.
+    let mut shared: HashMap<usize, usize> = HashMap::new();
     for (i, level) in pack.levels.iter().enumerate() {
         if let Some(&first) = first_with_id.get(level.id.as_str()) {
             out.push(Problem::new(
@@ -52,10 +54,24 @@ pub(super) fn pack_problems(pack: &Pack) -> Vec<Problem> {
                 Field::LevelKey(i, "id"),
                 format!("level id `{}` is already used by level {}", level.id, first + 1),
             ));
+            *shared.entry(first).or_default() += 1;
         } else {
             first_with_id.insert(&level.id, i);
         }
         level_problems(i, level, &mut out);
+    }
+    // Both sides of a clash are named: the level renamed last may be
+    // either, and neither is valid while they share an id.
+    let mut shared: Vec<(usize, usize)> = shared.into_iter().collect();
+    shared.sort_unstable();
+    for (first, more) in shared {
+        let id = &pack.levels[first].id;
+        let others = if more == 1 { "another level".to_owned() } else { format!("{more} other levels") };
+        out.push(Problem::new(
+            Code::DuplicateId,
+            Field::LevelKey(first, "id"),
+            format!("level id `{id}` is also used by {others}"),
+        ));
     }
     out
 }
