@@ -1912,3 +1912,33 @@ fn a_clashing_id_is_blamed_on_both_levels() {
     assert_eq!(ed.level().name, "The open board");
     assert!(ed.harness.query_by_label_contains("E021").is_some(), "and the level it clashes with");
 }
+
+/// Expectations read the verdict the editor just found as long as the
+/// layout and the rules are the ones it was found on: ticking an
+/// expectation or renaming the level keeps it (before, any change to the
+/// level, its expectations and name included, threw it away).
+#[test]
+fn expectations_keep_a_verdict_found_on_the_same_layout() {
+    let mut ed = flawed_editor();
+    play(&mut ed, "tiny");
+    ed.click("Balance");
+    ed.click("Run self-play");
+    wait_for_balance(&mut ed, 60);
+    assert!(sandbox(&ed).balance_report.is_some(), "the check finished");
+    ed.key(Modifiers::NONE, Key::F5);
+    assert!(!ed.app().playing());
+    let mut expect = ed.level().expect.clone();
+    expect.push("unbalanced:1".parse().unwrap());
+    ed.send(Command::SetField(FormField::Expectations(expect)));
+    ed.send(Command::SetField(FormField::LevelName("Tiny, renamed".into())));
+    ed.harness.run();
+    assert!(
+        ed.harness.query_by_label_contains("Expectations (3): 3 hold, 0 fail").is_some(),
+        "the check's verdict answers unbalanced:1"
+    );
+    // A change of layout is another level: the verdict no longer answers.
+    ed.click("Wall brush");
+    ed.click_cell(c("a3"), PointerButton::Primary);
+    ed.harness.run();
+    assert!(ed.harness.query_by_label_contains("1 unchecked").is_some());
+}

@@ -43,10 +43,17 @@ impl View<'_> {
         let report = app.report(level);
         let problems: Vec<crate::level::Problem> =
             app.pack_problems().iter().filter(|p| p.field.level() == Some(index)).cloned().collect();
-        // The balance check, where one ran on exactly this layout.
+        // The balance check, where one ran on this layout under these
+        // rules: what the verdict depends on (the layout's fingerprint), not
+        // the level's name, notes or expectations, so that ticking an
+        // expectation or renaming the level keeps the verdict just found.
+        let rules = app.doc().pack.rules;
+        let fingerprint = crate::level::record::layout_fingerprint(level, rules);
         let check = app
             .sandbox()
-            .filter(|s| s.level == *level)
+            .filter(|s| {
+                s.rules == rules && crate::level::record::layout_fingerprint(&s.level, s.rules) == fingerprint
+            })
             .and_then(|s| s.balance_report.as_ref())
             .map(|(check, _)| check);
         let met = |form: &Expectation| {
