@@ -712,7 +712,13 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     let reading = format!("the flag brought home: {n} time(s) here, of 40 games");
     assert!(ed.harness.query_by_label(&reading).is_some(), "the status bar reads {reading}");
     // The strong check shows each pairing's test as it converges, and a
-    // cancelled check reports what was played so far.
+    // cancelled check with no finished one before it reports what was
+    // played so far (after a finished one, that one stays:
+    // `cancelling_a_rerun_keeps_the_finished_verdict`). A new game is a new
+    // sandbox, with no verdict yet.
+    ed.key(Modifiers::NONE, Key::F5);
+    play(&mut ed, "pillars");
+    assert!(sandbox(&ed).balance_report.is_none());
     {
         ed.send(Command::SetBalanceChoice(0));
         ed.send(Command::SetBalanceFixed(false));
@@ -1941,4 +1947,31 @@ fn expectations_keep_a_verdict_found_on_the_same_layout() {
     ed.click_cell(c("a3"), PointerButton::Primary);
     ed.harness.run();
     assert!(ed.harness.query_by_label_contains("1 unchecked").is_some());
+}
+
+/// Cancelling a rerun keeps the verdict the last finished check found (it
+/// became "uncertain (cancelled)"), and while the rerun goes on the panel
+/// says the verdict shown is the last finished one.
+#[test]
+fn cancelling_a_rerun_keeps_the_finished_verdict() {
+    let mut ed = editor();
+    play(&mut ed, "open");
+    ed.click("Balance");
+    ed.send(Command::SetBalanceChoice(3));
+    ed.send(Command::SetBalanceFixed(true));
+    ed.send(Command::SetBalanceGames(40));
+    ed.harness.state_mut().command(Command::RunBalance);
+    wait_for_balance(&mut ed, 60);
+    let (finished, _) = sandbox(&ed).balance_report.clone().expect("the first run finished");
+    assert!(!finished.interrupted);
+    ed.send(Command::SetBalanceGames(100_000));
+    ed.harness.state_mut().command(Command::RunBalance);
+    ed.harness.run_steps(2);
+    assert!(sandbox(&ed).balance.is_some(), "the rerun is running");
+    assert!(ed.harness.query_by_label_contains("The last finished check").is_some());
+    ed.harness.state_mut().command(Command::CancelBalance);
+    wait_for_balance(&mut ed, 60);
+    let (kept, _) = sandbox(&ed).balance_report.clone().expect("a verdict is shown");
+    assert!(!kept.interrupted, "the cancelled rerun did not replace the finished verdict");
+    assert_eq!(kept.runs[0].games, finished.runs[0].games);
 }

@@ -548,9 +548,19 @@ impl Sandbox {
         take_finished(&mut self.fixes, &mut self.fixes_found)
     }
 
-    /// Takes the balance report when the run has finished.
+    /// Takes the balance report when the run has finished. A run cancelled
+    /// after an earlier one finished leaves that earlier verdict in place:
+    /// a finished verdict is never swapped for a cut-short one.
     pub fn poll_balance(&mut self) -> bool {
-        take_finished(&mut self.balance, &mut self.balance_report)
+        let mut finished = None;
+        if !take_finished(&mut self.balance, &mut finished) {
+            return false;
+        }
+        match finished {
+            Some((check, _)) if check.interrupted && self.balance_report.is_some() => {}
+            other => self.balance_report = other,
+        }
+        true
     }
 
     /// Starts the skill trace ([`sim::skill_trace`]: each strength on both

@@ -337,6 +337,12 @@ impl View<'_> {
                 live_tests_ui(ui, &plan, &tests);
             }
             if let Some((check, games)) = &sandbox.balance_report {
+                if sandbox.balance.is_some() {
+                    ui.label(
+                        RichText::new("The last finished check, until the one running ends:")
+                            .color(ui.visuals().weak_text_color()),
+                    );
+                }
                 balance_verdict_ui(ui, check);
                 self.why_ui(ui, check, sandbox.decisions_shown);
                 balance_runs_ui(ui, check, games);
