@@ -1975,3 +1975,38 @@ fn cancelling_a_rerun_keeps_the_finished_verdict() {
     assert!(!kept.interrupted, "the cancelled rerun did not replace the finished verdict");
     assert_eq!(kept.runs[0].games, finished.runs[0].games);
 }
+
+/// Save As of a bundled pack keeps its comments and its order, as a file
+/// opened from disk keeps them: untouched, the copy is the bundled text
+/// itself; after an edit only the edited value differs.
+#[test]
+fn save_as_of_a_bundled_pack_keeps_its_comments_and_order() {
+    for (bundled, text) in [
+        (Bundled::Default, pushcrate::level::DEFAULT_PACK_TOML),
+        (Bundled::Flawed, pushcrate::level::FLAWED_PACK_TOML),
+    ] {
+        let mut ed = editor();
+        ed.send(Command::OpenBundled(bundled));
+        let path = ed.dir.path().join("copy.toml");
+        ed.dialogs.answer(Some(path.clone()));
+        ed.key(Modifiers::COMMAND, Key::S);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "{bundled:?}: the copy is the bundled text"
+        );
+    }
+    let mut ed = editor();
+    ed.select_level("fortress");
+    ed.click_cell(c("a5"), PointerButton::Primary);
+    let path = ed.dir.path().join("edited.toml");
+    ed.dialogs.answer(Some(path.clone()));
+    ed.key(Modifiers::COMMAND, Key::S);
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let header: Vec<&str> =
+        pushcrate::level::DEFAULT_PACK_TOML.lines().take_while(|l| l.starts_with('#')).collect();
+    assert!(header.len() > 3 && saved.starts_with(&header.join("\n")), "the header comments are kept");
+    let changed =
+        saved.lines().zip(pushcrate::level::DEFAULT_PACK_TOML.lines()).filter(|(a, b)| a != b).count();
+    assert!(changed <= 2, "only the edited map row differs: {changed} lines");
+}

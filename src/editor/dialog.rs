@@ -154,4 +154,14 @@ impl Bundled {
             Bundled::Flawed => crate::level::Pack::bundled_flawed(),
         }
     }
+
+    /// The pack's text, as the binary holds it: a copy saved from it keeps
+    /// its comments and order, as a file opened from disk does.
+    #[must_use]
+    pub const fn text(self) -> &'static str {
+        match self {
+            Bundled::Default => crate::level::DEFAULT_PACK_TOML,
+            Bundled::Flawed => crate::level::FLAWED_PACK_TOML,
+        }
+    }
 }

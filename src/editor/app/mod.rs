@@ -113,7 +113,11 @@ impl EditorApp {
         let prefs = paths.load_prefs();
         let mut app = EditorApp {
             prefs,
-            doc: Document::new(Pack::bundled(), None, None),
+            doc: Document::new(
+                crate::editor::Bundled::Default.pack(),
+                None,
+                Some(crate::editor::Bundled::Default.text().to_owned()),
+            ),
             tool: Tool::Wall,
             zoom: crate::editor::board::BoardZoom::default(),
             stage: Stage::Intact,
@@ -934,7 +938,7 @@ impl EditorApp {
                 }
             }
             Then::OpenBundled(which) => {
-                self.doc = Document::new(which.pack(), None, None);
+                self.doc = Document::new(which.pack(), None, Some(which.text().to_owned()));
                 self.clear_recovery();
                 self.selected_finding = None;
                 self.say(format!("{} opened as an unsaved copy; saving asks where.", self.doc.pack.name));
@@ -1008,8 +1012,13 @@ impl EditorApp {
 
     /// Saves the pack to `path`. Returns whether it was saved.
     fn save_to(&mut self, path: PathBuf) -> bool {
-        // Comments are kept only when saving over the file they came from.
-        let source = if self.doc.path.as_ref() == Some(&path) { self.doc.source.as_deref() } else { None };
+        // Comments and order are kept when saving over the file they came
+        // from, and when saving a bundled pack's copy (which has no file,
+        // only the text the binary holds).
+        let source = match &self.doc.path {
+            Some(from) if *from != path => None,
+            _ => self.doc.source.as_deref(),
+        };
         match save_pack(&path, &self.doc.pack, source) {
             Ok(text) => {
                 self.say(format!("Saved {}.", path.display()));
