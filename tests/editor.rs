@@ -2010,3 +2010,14 @@ fn save_as_of_a_bundled_pack_keeps_its_comments_and_order() {
         saved.lines().zip(pushcrate::level::DEFAULT_PACK_TOML.lines()).filter(|(a, b)| a != b).count();
     assert!(changed <= 2, "only the edited map row differs: {changed} lines");
 }
+
+/// Escape closes an open menu (the editor's own Escape, which deselects,
+/// took the key first and the menu stayed open).
+#[test]
+fn escape_closes_menus() {
+    let mut ed = editor();
+    ed.click("File");
+    assert!(ed.harness.query_by_label_contains("Save As").is_some(), "the File menu is open");
+    ed.key(Modifiers::NONE, Key::Escape);
+    assert!(ed.harness.query_by_label_contains("Save As").is_none(), "Escape closed it");
+}

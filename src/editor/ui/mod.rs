@@ -204,8 +204,13 @@ impl View<'_> {
             });
         }
         let mut pressed = Vec::new();
+        // Escape closes an open menu or popup first, as everywhere else.
+        let popup_open = egui::Popup::is_any_open(ctx);
         for (shortcut, command) in Command::shortcut_table() {
             if !command.scope().covers(app.playing()) {
+                continue;
+            }
+            if popup_open && shortcut.logical_key == egui::Key::Escape {
                 continue;
             }
             // Plain keys, and the clipboard's, belong to a text field being
