@@ -1807,7 +1807,7 @@ fn expectations_are_set_and_checked_in_the_inspector() {
     // Folded, the header says how the level stands.
     ed.click("Expectations (2): 2 hold, 0 fail");
     assert_eq!(ed.harness.query_all_by_label("holds").count(), 2, "valid and decided:1 hold");
-    ed.click("unwinnable");
+    ed.click("Unwinnable");
     let unwinnable: pushcrate::level::Expectation = "unwinnable".parse().unwrap();
     assert!(ed.level().expect.contains(&unwinnable));
     assert!(ed.harness.query_by_label("fails").is_some(), "tiny can be won");
@@ -1815,9 +1815,19 @@ fn expectations_are_set_and_checked_in_the_inspector() {
     ed.key(Modifiers::COMMAND, Key::Z);
     assert!(!ed.level().expect.contains(&unwinnable), "one undo step");
     // A balance expectation waits for the balance check.
-    ed.click("balanced");
+    ed.click("Balanced");
     assert!(ed.harness.query_by_label("run the balance check").is_some());
     assert!(ed.harness.query_by_label("Expectations (3): 2 hold, 0 fail, 1 unchecked").is_some());
+    // Expectations read as words, a finding's by its title; the raw key is
+    // in the tooltip.
+    ed.select_level("unfair-race");
+    assert!(
+        ed.harness
+            .query_by_label_contains("A010: One player reaches the flag two or more actions before the other")
+            .is_some(),
+        "a finding by its title"
+    );
+    assert!(ed.harness.query_by_label("finding:A010").is_none(), "no raw key as a label");
 }
 
 /// Shift and a digit select a crate stage whatever symbol the keyboard
@@ -2020,4 +2030,13 @@ fn escape_closes_menus() {
     assert!(ed.harness.query_by_label_contains("Save As").is_some(), "the File menu is open");
     ed.key(Modifiers::NONE, Key::Escape);
     assert!(ed.harness.query_by_label_contains("Save As").is_none(), "Escape closed it");
+}
+
+/// The play view names the level as the designer does, not by its id.
+#[test]
+fn the_play_view_names_the_level() {
+    let mut ed = editor();
+    play(&mut ed, "open");
+    assert!(ed.harness.query_by_label("Playing The open board").is_some());
+    assert!(ed.harness.query_by_label("Playing open").is_none());
 }

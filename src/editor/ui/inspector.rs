@@ -115,7 +115,11 @@ impl View<'_> {
                 let chosen = level.expect.iter().position(|e| *e == form);
                 ui.horizontal_wrapped(|ui| {
                     let mut on = chosen.is_some();
-                    if ui.checkbox(&mut on, form.to_string()).changed() {
+                    let (label, meaning) = expectation_words(&form);
+                    let checkbox = ui
+                        .checkbox(&mut on, label)
+                        .on_hover_text(format!("{meaning}\n(`{form}` in the pack's `expect` list)"));
+                    if checkbox.changed() {
                         let mut expect = level.expect.clone();
                         if on {
                             expect.push(form.clone());
@@ -359,4 +363,40 @@ fn board_key_ui(ui: &mut Ui, sole_path: bool, routes: bool) {
         });
     }
     ui.separator();
+}
+
+/// An expectation as a designer reads it: a short label, and what it
+/// means (its finding's summary for `finding:CODE`).
+fn expectation_words(form: &crate::level::Expectation) -> (String, String) {
+    use crate::level::Expectation;
+    let player = |p: Player| format!("player {}", p.number());
+    match form {
+        Expectation::Valid => ("Valid".into(), "The level has no error.".into()),
+        Expectation::NoWarnings => ("No warnings".into(), "The level has no error and no warning.".into()),
+        Expectation::Balanced => (
+            "Balanced".into(),
+            "The default balance check (expert and deep) calls the level balanced.".into(),
+        ),
+        Expectation::Unbalanced(p) => (
+            format!("Unbalanced for {}", player(*p)),
+            format!("The balance check finds {} ahead, or the solver proves its forced win.", player(*p)),
+        ),
+        Expectation::Decided(p) => (
+            format!("Decided for {}", player(*p)),
+            format!("The solver proves that {}, moving first, forces a win.", player(*p)),
+        ),
+        Expectation::Unwinnable => {
+            ("Unwinnable".into(), "The flag can never be brought home: a route is walled off.".into())
+        }
+        Expectation::Finding(code) => {
+            let summary = crate::analysis::FindingCode::ALL
+                .iter()
+                .find(|c| c.as_str() == code)
+                .map(|c| c.summary())
+                .or_else(|| crate::level::Code::ALL.iter().find(|c| c.as_str() == code).map(|c| c.summary()))
+                .unwrap_or("A code of the format or the analysis.");
+            let title = summary.split([':', '.']).next().unwrap_or(summary).trim();
+            (format!("{code}: {title}"), summary.to_owned())
+        }
+    }
 }

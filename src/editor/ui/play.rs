@@ -118,7 +118,9 @@ impl View<'_> {
     pub(super) fn play_panel_ui(&mut self, ui: &mut Ui) {
         let app = self.app;
         let Some(sandbox) = app.sandbox() else { return };
-        ui.heading(format!("Playing {}", sandbox.level.id));
+        // The level as the designer named it; its id where it has no name.
+        let name = if sandbox.level.name.trim().is_empty() { &sandbox.level.id } else { &sandbox.level.name };
+        ui.heading(format!("Playing {name}"));
         if app.doc().level().is_some_and(|l| *l != sandbox.level) {
             ui.label(
                 RichText::new("The level has changed since this game began: New game plays the new layout.")
