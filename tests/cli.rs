@@ -53,7 +53,9 @@ fn check_reports_json() {
     assert_eq!(output.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let problems = report["packs"][0]["problems"].as_array().unwrap();
-    assert_eq!(problems.len(), 5);
+    // Five problems, the shared id named on both of its levels.
+    assert_eq!(problems.len(), 6);
+    assert_eq!(problems.iter().filter(|p| p["code"] == "E021").count(), 2);
     assert!(problems.iter().all(|p| p["line"].is_u64() && p["column"].is_u64() && p["code"].is_string()));
     assert_eq!(report["packs"][0]["valid"], false);
 }
