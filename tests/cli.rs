@@ -18,7 +18,10 @@ fn stored_perft(id: &str, depth: usize) -> u64 {
 
 #[test]
 fn no_subcommand_summarises_the_bundled_pack() {
+    // Without a display: with one, the editor would open.
     pushcrate()
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
         .assert()
         .success()
         .stdout(predicate::str::contains("open").and(predicate::str::contains("6 levels")));
