@@ -195,14 +195,22 @@ impl Evaluator for PlainRaceEvaluator {
     }
 }
 
+/// The score of a finished game for `player` (±[`WIN`], 0 for a draw),
+/// which every evaluation gives alike; `None` while the game goes on.
+#[inline]
+pub(super) fn finished_score(state: &GameState, player: Player) -> Option<i32> {
+    match state.outcome()? {
+        Outcome::Win { winner, .. } => Some(if winner == player { WIN } else { -WIN }),
+        Outcome::Draw => Some(0),
+    }
+}
+
 /// The race evaluation of `state` for `player`, given how each player's
 /// steps home are counted.
 #[inline]
 fn race_score(state: &GameState, player: Player, steps_home: impl Fn(&GameState) -> ByPlayer<u32>) -> i32 {
-    match state.outcome() {
-        Some(Outcome::Win { winner, .. }) => return if winner == player { WIN } else { -WIN },
-        Some(Outcome::Draw) => return 0,
-        None => {}
+    if let Some(score) = finished_score(state, player) {
+        return score;
     }
     let other = player.other();
     let need = steps_home(state);

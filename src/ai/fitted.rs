@@ -11,8 +11,8 @@
 
 use std::sync::OnceLock;
 
-use super::eval::{Evaluator, WIN, flag_legs_both};
-use crate::rules::{GameState, Outcome, Player};
+use super::eval::{Evaluator, finished_score, flag_legs_both};
+use crate::rules::{GameState, Player};
 
 /// How many features a position has.
 pub const FEATURE_COUNT: usize = 9;
@@ -160,10 +160,8 @@ impl FeatureEvaluator {
 
 impl Evaluator for FeatureEvaluator {
     fn evaluate(&self, state: &GameState, player: Player) -> i32 {
-        match state.outcome() {
-            Some(Outcome::Win { winner, .. }) => return if winner == player { WIN } else { -WIN },
-            Some(Outcome::Draw) => return 0,
-            None => {}
+        if let Some(score) = finished_score(state, player) {
+            return score;
         }
         // Far from the bound of a win: a score stays a score.
         self.weights
