@@ -18,4 +18,5 @@ mod properties;
 mod reference;
 mod repair;
 mod sequential;
+mod shard;
 mod support;

@@ -180,15 +180,29 @@ const fn route_name(route: Route) -> &'static str {
 /// Analyses every level of `pack`, in parallel, and marks duplicates.
 #[must_use]
 pub fn analyze_pack(pack: &Pack, options: &AnalysisOptions<'_>) -> PackReport {
+    analyze_pack_levels(pack, options, &|_| true)
+}
+
+/// Analyses the levels of `pack` whose ids `keep` accepts (one shard of a
+/// run), in pack order. Duplicates are still sought over the whole pack,
+/// so that a level's report is the same whichever levels are kept.
+#[must_use]
+pub fn analyze_pack_levels(
+    pack: &Pack,
+    options: &AnalysisOptions<'_>,
+    keep: &(dyn Fn(&str) -> bool + Sync),
+) -> PackReport {
+    let kept: Vec<usize> = (0..pack.levels.len()).filter(|&i| keep(&pack.levels[i].id)).collect();
     let mut levels: Vec<LevelReport> =
-        pack.levels.par_iter().map(|level| analyze_level(level, pack.rules, options)).collect();
+        kept.par_iter().map(|&i| analyze_level(&pack.levels[i], pack.rules, options)).collect();
     let keys: Vec<LevelKey> = pack.levels.par_iter().map(LevelKey::of).collect();
     let mut first_with: std::collections::HashMap<&LevelKey, usize> = std::collections::HashMap::new();
     for (i, a) in pack.levels.iter().enumerate() {
         let first = *first_with.entry(&keys[i]).or_insert(i);
-        if first != i {
+        let report = kept.binary_search(&i).ok().map(|k| &mut levels[k]);
+        if let (true, Some(report)) = (first != i, report) {
             let b = &pack.levels[first];
-            levels[i].findings.push(Finding::new(
+            report.findings.push(Finding::new(
                 FindingCode::Duplicate,
                 format!(
                     "level `{}` is the same as level `{}` under rotation, mirroring or swapping the players",

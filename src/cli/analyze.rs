@@ -6,11 +6,9 @@ use anyhow::bail;
 
 use std::io::IsTerminal as _;
 
-use super::{
-    DEFAULT_MAX_PROBLEMS, Deny, EXIT_OK, EXIT_PROBLEMS, OutputFormat, clean, err, load, out, refuse,
-};
+use super::{DEFAULT_MAX_PROBLEMS, Deny, OutputFormat, clean, err, load, out, refuse, shard};
 use crate::analysis::{
-    AnalysisOptions, Answer, Finding, LevelReport, PackReport, Severity, Witness, analyze_pack,
+    AnalysisOptions, Answer, Finding, LevelReport, PackReport, Severity, Witness, analyze_pack_levels,
 };
 use crate::diagnostics;
 use crate::level::Pack;
@@ -52,6 +50,10 @@ pub struct AnalyzeArgs {
     /// a level.
     #[arg(long, requires = "verify")]
     pub balance: bool,
+    /// Analyse only shard K of N of the levels and write a shard report
+    /// for `pushcrate merge` (docs/sharding.md).
+    #[arg(long, conflicts_with_all = ["level", "format"])]
+    pub shard: Option<crate::level::shard::Shard>,
 }
 
 /// Analyses every pack named. The errors that `check` reports are printed
@@ -65,9 +67,11 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
     // partial.
     let stop = super::stop_on_ctrl_c();
     let options = AnalysisOptions { budget: args.budget, depth: args.depth, cancel: Some(&stop) };
-    let deny_warnings = args.deny == Some(Deny::Warnings);
-    let mut failed = false;
-    let mut json_packs = Vec::new();
+    let command = if args.verify { shard::Command::AnalyzeVerify } else { shard::Command::Analyze };
+    // Text is printed pack by pack, as each is done; JSON and shard reports
+    // at the end.
+    let streaming = args.format == OutputFormat::Text && args.shard.is_none();
+    let mut packs = Vec::new();
     for path in &args.packs {
         let file = load(path)?;
         let has_errors = file.parsed.has_errors();
@@ -75,8 +79,9 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
             Some(pack) if file.parsed.complete => pack.clone(),
             _ => {
                 refuse(&file);
-                failed = true;
-                json_packs.push(serde_json::json!({ "path": file.name, "valid": false, "report": null }));
+                let mut refused = shard::PackRun::new(&file.name, &file.text, Vec::new());
+                refused.readable = false;
+                packs.push(refused);
                 continue;
             }
         };
@@ -86,55 +91,105 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
             let mut errors = file.clone();
             errors.parsed.problems.retain(crate::level::Problem::is_error);
             err(&diagnostics::render(&errors, std::io::stderr().is_terminal(), DEFAULT_MAX_PROBLEMS));
-            failed = true;
         }
-        let mut pack = pack;
-        if let Some(id) = &args.level {
-            if pack.level(id).is_none() {
-                let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.as_str()).collect();
-                bail!(
-                    "{} has no level `{}`; its levels are: {}",
-                    clean(&file.name),
-                    clean(id),
-                    clean(&ids.join(", "))
-                );
-            }
-            pack.levels.retain(|l| &l.id == id);
+        if let Some(id) = &args.level
+            && pack.level(id).is_none()
+        {
+            let ids: Vec<&str> = pack.levels.iter().map(|l| l.id.as_str()).collect();
+            bail!(
+                "{} has no level `{}`; its levels are: {}",
+                clean(&file.name),
+                clean(id),
+                clean(&ids.join(", "))
+            );
         }
-        let report = analyze_pack(&pack, &options);
-        if args.verify {
+        let in_run = |id: &str| args.level.as_ref().is_none_or(|level| level == id);
+        let ids: Vec<String> = pack.levels.iter().map(|l| l.id.clone()).filter(|id| in_run(id)).collect();
+        let keep = |id: &str| in_run(id) && args.shard.is_none_or(|shard| shard.owns(id));
+        let report = analyze_pack_levels(&pack, &options, &keep);
+        let mut run = shard::PackRun::new(&file.name, &file.text, ids);
+        run.check_errors = file.parsed.problems.iter().filter(|p| p.is_error()).count();
+        run.parts = if args.verify {
             let outcomes = verify_pack(&pack, &file.parsed.problems, &report, args.balance, &stop);
-            failed |= outcomes.iter().any(|o| o.result == Verified::Fails);
-            match args.format {
-                OutputFormat::Text => out(&verify_text(&file.name, &outcomes))?,
-                OutputFormat::Json => json_packs.push(serde_json::json!({
-                    "path": file.name,
-                    "valid": !has_errors,
-                    "expectations": outcomes.iter().map(Outcome::json).collect::<Vec<_>>(),
-                })),
-            }
-            continue;
+            verify_parts(&file.name, &report, &outcomes)
+        } else {
+            let deny_warnings = args.deny == Some(Deny::Warnings);
+            report.levels.iter().map(|level| level_part(&pack, level, deny_warnings)).collect()
+        };
+        if streaming {
+            out(&shard::pack_text(command, &run))?;
         }
-        failed |= report.levels.iter().any(|l| l.has_errors() || (deny_warnings && l.has_warnings()));
-        match args.format {
-            OutputFormat::Text => {
-                let check_errors = file.parsed.problems.iter().filter(|p| p.is_error()).count();
-                out(&text(&file.name, &pack, &report, check_errors))?;
-            }
-            OutputFormat::Json => json_packs
-                .push(serde_json::json!({ "path": file.name, "valid": !has_errors, "report": super::report::pack_report(&report) })),
-        }
+        packs.push(run);
     }
     let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
-    if args.format == OutputFormat::Json {
-        let report = serde_json::json!({ "packs": json_packs, "interrupted": interrupted });
-        out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
-    }
+    let run = shard::Run { command, packs, interrupted };
+    let code = match args.shard {
+        Some(part) => {
+            let code = shard::exit_code(&run);
+            shard::write_shard(run, part, args.identity())?;
+            code
+        }
+        None if streaming => shard::exit_code(&run),
+        None => {
+            let (text, code) = shard::render(&run, args.format)?;
+            out(&text)?;
+            code
+        }
+    };
     if interrupted {
         err("interrupted: the report above is partial (the bounded searches were cut short)\n");
         return Ok(super::EXIT_INTERRUPTED);
     }
-    Ok(if failed { EXIT_PROBLEMS } else { EXIT_OK })
+    Ok(code)
+}
+
+impl AnalyzeArgs {
+    /// The options that change a sharded run's report, by name.
+    fn identity(&self) -> std::collections::BTreeMap<String, String> {
+        [
+            ("deny", format!("{:?}", self.deny)),
+            ("budget", self.budget.to_string()),
+            ("depth", self.depth.to_string()),
+            ("verify", self.verify.to_string()),
+            ("balance", self.balance.to_string()),
+        ]
+        .into_iter()
+        .map(|(key, value)| (key.to_owned(), value))
+        .collect()
+    }
+}
+
+/// A level's findings as a part of the report.
+fn level_part(pack: &Pack, level: &LevelReport, deny_warnings: bool) -> shard::LevelPart {
+    let mut text = String::new();
+    level_text(&mut text, pack, level);
+    let count = |s: Severity| level.findings.iter().filter(|f| f.severity == s).count();
+    shard::LevelPart {
+        level: level.level.clone(),
+        text,
+        json: super::report::level_report(level),
+        tally: [count(Severity::Error), count(Severity::Warning), count(Severity::Note)],
+        fails: level.has_errors() || (deny_warnings && level.has_warnings()),
+    }
+}
+
+/// The expectations of each analysed level as parts of the report.
+fn verify_parts(name: &str, report: &PackReport, outcomes: &[Outcome]) -> Vec<shard::LevelPart> {
+    report
+        .levels
+        .iter()
+        .map(|level| {
+            let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.level == level.level).collect();
+            let count = |r: Verified| mine.iter().filter(|o| o.result == r).count();
+            shard::LevelPart {
+                level: level.level.clone(),
+                text: verify_text(name, &mine),
+                json: mine.iter().map(|o| o.json()).collect(),
+                tally: [count(Verified::Holds), count(Verified::Fails), count(Verified::Unchecked)],
+                fails: count(Verified::Fails) > 0,
+            }
+        })
+        .collect()
 }
 
 fn label(severity: Severity) -> &'static str {
@@ -232,25 +287,6 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport) {
     out.push('\n');
 }
 
-fn text(name: &str, pack: &Pack, report: &PackReport, check_errors: usize) -> String {
-    let name = clean(name);
-    let mut out = format!("{name}: {} level(s)\n\n", report.levels.len());
-    for level in &report.levels {
-        level_text(&mut out, pack, level);
-    }
-    let count =
-        |s: Severity| report.levels.iter().flat_map(|l| &l.findings).filter(|f| f.severity == s).count();
-    let check =
-        if check_errors > 0 { format!(" (and {check_errors} from check, above)") } else { String::new() };
-    out.push_str(&format!(
-        "{name}: {} errors{check}, {} warnings, {} notes\n",
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Note)
-    ));
-    out
-}
-
 /// Whether an expectation holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Verified {
@@ -297,6 +333,7 @@ fn verify_pack(
 ) -> Vec<Outcome> {
     let mut outcomes = Vec::new();
     for (index, level) in pack.levels.iter().enumerate() {
+        // Levels outside the run (`--level`, `--shard`) were not analysed.
         let Some(analysis) = report.levels.iter().find(|r| r.level == level.id) else { continue };
         let mine: Vec<crate::level::Problem> =
             problems.iter().filter(|p| p.field.level() == Some(index)).cloned().collect();
@@ -358,7 +395,8 @@ fn default_check(
     check
 }
 
-fn verify_text(name: &str, outcomes: &[Outcome]) -> String {
+/// One level's lines of the verification report.
+fn verify_text(name: &str, outcomes: &[&Outcome]) -> String {
     let name = clean(name);
     let mut out = String::new();
     let mut level = None;
@@ -374,12 +412,5 @@ fn verify_text(name: &str, outcomes: &[Outcome]) -> String {
         };
         out.push_str(&format!("  {}: {result}: {}\n", o.expectation, clean(&o.why)));
     }
-    let count = |r: Verified| outcomes.iter().filter(|o| o.result == r).count();
-    out.push_str(&format!(
-        "{name}: {} expectation(s) hold, {} fail, {} not checked\n",
-        count(Verified::Holds),
-        count(Verified::Fails),
-        count(Verified::Unchecked)
-    ));
     out
 }

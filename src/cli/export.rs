@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use super::{EXIT_INTERRUPTED, EXIT_OK, ExportFormat, clean, counted, err, load_valid};
 use crate::analysis::{AnalysisOptions, Witness, analyze_level};
 use crate::files::{Committed, Output, same_file};
-use crate::generate::{GenSymmetry, Options, Style, generate};
+use crate::generate::{GenSymmetry, Options, Style, generate_shard};
 use crate::level::format::{pack_schema, parse_size, write_pack};
 use crate::level::{Level, MAX_FILE_BYTES, MAX_LEVELS, Pack};
 use crate::rules::{Player, RuleOption, Rules};
@@ -57,6 +57,31 @@ pub struct GenerateArgs {
     /// file is replaced atomically.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Generate only shard K of N of the levels and write a shard report
+    /// (JSON) for `pushcrate merge`, which writes the pack one run writes
+    /// (docs/sharding.md).
+    #[arg(long)]
+    pub shard: Option<crate::level::shard::Shard>,
+}
+
+impl GenerateArgs {
+    /// The options that change the generated levels, by name.
+    fn identity(&self) -> std::collections::BTreeMap<String, String> {
+        [
+            ("count", self.count.to_string()),
+            ("size", self.size.clone()),
+            ("symmetry", self.symmetry.to_string()),
+            ("style", self.style.to_string()),
+            ("seed", self.seed.to_string()),
+            ("balanced", self.balanced.to_string()),
+            ("clear-of-edges", self.clear_of_edges.to_string()),
+            ("games", self.games.to_string()),
+            ("name", format!("{:?}", self.name)),
+        ]
+        .into_iter()
+        .map(|(key, value)| (key.to_owned(), value))
+        .collect()
+    }
 }
 
 fn parse_count(text: &str) -> Result<usize, String> {
@@ -148,14 +173,14 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
     };
     let bar = super::progress_bar(args.count as u64, "generating [{bar:40}] {pos}/{len} levels, {eta} left");
     let cancel = super::stop_on_ctrl_c();
-    let generated = generate(&options, args.count, &|n| bar.set_position(n as u64), &cancel)?;
+    let ids: Vec<String> = (1..=args.count).map(|n| format!("gen-{}-{n}", args.seed)).collect();
+    let wanted = ids.iter().filter(|id| args.shard.is_none_or(|shard| shard.owns(id))).count();
+    bar.set_length(wanted as u64);
+    let generated =
+        generate_shard(&options, args.count, args.shard, &|n| bar.set_position(n as u64), &cancel)?;
     bar.finish_and_clear();
-    if cancel.load(std::sync::atomic::Ordering::Relaxed) || generated.len() < args.count {
-        err(&format!(
-            "interrupted after {} of {} levels: nothing was written\n",
-            generated.len(),
-            args.count
-        ));
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) || generated.len() < wanted {
+        err(&format!("interrupted after {} of {wanted} levels: nothing was written\n", generated.len(),));
         return Ok(EXIT_INTERRUPTED);
     }
     let mut pack = Pack::new(
@@ -171,21 +196,12 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         args.seed,
         if args.balanced { ", balanced by self-play" } else { "" }
     ));
+    if let Some(shard) = args.shard {
+        return generated_shard(args, shard, &pack, &generated, ids, sink);
+    }
     let mut notes = String::new();
     for g in &generated {
-        match &g.balance {
-            Some(check) => notes.push_str(&format!(
-                "{}: {} ({})\n",
-                g.level.id,
-                crate::generate::balance_note(check),
-                counted(g.attempts as usize, "candidate", "candidates")
-            )),
-            None => notes.push_str(&format!(
-                "{}: passed the analysis ({})\n",
-                g.level.id,
-                counted(g.attempts as usize, "candidate", "candidates")
-            )),
-        }
+        notes.push_str(&generated_note(g));
         pack.levels.push(g.level.clone());
     }
     err(&notes);
@@ -202,6 +218,43 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         ));
     }
     Ok(code)
+}
+
+/// What `generate` says of a level it kept.
+fn generated_note(g: &crate::generate::Generated) -> String {
+    let candidates = counted(g.attempts as usize, "candidate", "candidates");
+    match &g.balance {
+        Some(check) => format!("{}: {} ({candidates})\n", g.level.id, crate::generate::balance_note(check)),
+        None => format!("{}: passed the analysis ({candidates})\n", g.level.id),
+    }
+}
+
+/// Writes the shard report of a generating run: the pack's header, and
+/// each level of the shard as a pack of its own, with its note.
+fn generated_shard(
+    args: &GenerateArgs,
+    shard: crate::level::shard::Shard,
+    header: &Pack,
+    generated: &[crate::generate::Generated],
+    ids: Vec<String>,
+    sink: Sink,
+) -> anyhow::Result<u8> {
+    let identity = args.identity();
+    let mut run = super::shard::PackRun::new(&header.name, &format!("{identity:?}"), ids);
+    run.header = Some(write_pack(header));
+    run.parts = generated
+        .iter()
+        .map(|g| super::shard::LevelPart {
+            level: g.level.id.clone(),
+            text: write_pack(&Pack { levels: vec![g.level.clone()], ..header.clone() }),
+            json: serde_json::json!({ "note": generated_note(g) }),
+            tally: [0; 3],
+            fails: false,
+        })
+        .collect();
+    let run =
+        super::shard::Run { command: super::shard::Command::Generate, packs: vec![run], interrupted: false };
+    sink.write(&super::shard::shard_text(run, shard, identity)?)
 }
 
 /// What `export` was asked.

@@ -12,6 +12,7 @@ mod play;
 mod repair;
 mod report;
 mod selfplay;
+mod shard;
 mod signals;
 mod tune;
 
@@ -122,6 +123,9 @@ pub enum Subcommand {
     /// Fit the evaluation's weights to game outcomes (the Texel method):
     /// self-play on generated levels, validated on the bundled ones.
     Tune(tune::TuneArgs),
+    /// Merge the reports of a run split with `--shard K/N` into the report
+    /// (and exit code) one machine would have given.
+    Merge(shard::MergeArgs),
     /// Write the conformance suite: packs, positions with their legal
     /// actions and perft counts, and games that reach every rare rule, for
     /// other implementations to check themselves against.
@@ -249,6 +253,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(Subcommand::Perft(args)) => play::perft(&args),
         Some(Subcommand::Conformance(args)) => conformance::conformance_command(&args),
         Some(Subcommand::Tune(args)) => tune::tune_command(&args),
+        Some(Subcommand::Merge(args)) => shard::merge_command(&args),
     }
 }
 

@@ -7,9 +7,7 @@
 
 use serde_json::{Value, json};
 
-use crate::analysis::{
-    Answer, Finding, LevelReport, PackReport, Race, RouteProof, SearchReport, Symmetry, Witness,
-};
+use crate::analysis::{Answer, Finding, LevelReport, Race, RouteProof, SearchReport, Symmetry, Witness};
 use crate::rules::{Action, Cell, Player};
 use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Question, Rate, Report, Sequential};
 
@@ -111,12 +109,6 @@ pub fn level_report(report: &LevelReport) -> Value {
         "symmetry": symmetry(&report.symmetry),
         "search": report.search.as_ref().map(search),
     })
-}
-
-/// A pack's analysis, with its layout version.
-#[must_use]
-pub fn pack_report(report: &PackReport) -> Value {
-    json!({ "version": report.version, "levels": report.levels.iter().map(level_report).collect::<Vec<_>>() })
 }
 
 /// A rate with its 95% interval: `{"rate", "low", "high"}`.

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 
-use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out};
+use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out, shard};
 use crate::ai::{Agent, solve};
 use crate::analysis::{AnalysisOptions, Answer, analyze_level};
 use crate::files::write_file;
@@ -103,6 +103,12 @@ pub struct SelfPlayArgs {
     /// without it such a run is refused with the estimate.
     #[arg(long)]
     pub allow_long: bool,
+    /// Play only shard K of N of the levels (with `--all`) and write a
+    /// shard report for `pushcrate merge` (docs/sharding.md). A level's
+    /// shard comes from a hash of its id, and its games from the seed and
+    /// the level alone: the merged report is the one a single run writes.
+    #[arg(long, requires = "all", conflicts_with_all = ["format", "skill_trace", "head_to_head"])]
+    pub shard: Option<crate::level::shard::Shard>,
 }
 
 /// The most games one self-play run plays per level.
@@ -135,6 +141,26 @@ fn parse_zone(text: &str) -> Result<f64, String> {
 }
 
 impl SelfPlayArgs {
+    /// The options that change a sharded run's report, by name: shards
+    /// that differ in any are not shares of one run.
+    fn identity(&self) -> std::collections::BTreeMap<String, String> {
+        let agents = self.agents.map(|[a, b]| format!("{a},{b}"));
+        [
+            ("games", format!("{:?}", self.games)),
+            ("cap", self.cap.to_string()),
+            ("error", self.error.to_string()),
+            ("zone", self.zone.to_string()),
+            ("agents", format!("{agents:?}")),
+            ("referee", self.referee.to_string()),
+            ("seed", self.seed.to_string()),
+            ("max-actions", self.max_actions.to_string()),
+            ("opening", self.opening.to_string()),
+        ]
+        .into_iter()
+        .map(|(key, value)| (key.to_owned(), value))
+        .collect()
+    }
+
     /// The sequential test's design from `--error` and `--zone`.
     fn design(&self) -> sim::Design {
         let error = self.error / 100.0;
@@ -150,8 +176,8 @@ pub(super) fn parse_agents(text: &str) -> Result<[Agent; 2], String> {
 }
 
 pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
-    let pack = match load_valid(&args.pack)? {
-        Ok((_, pack)) => pack,
+    let (file, pack) = match load_valid(&args.pack)? {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
     let levels: Vec<_> = match (&args.level, args.all) {
@@ -161,6 +187,11 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         },
         (None, true) => pack.levels.clone(),
         _ => bail!("name one level with --level ID, or all of them with --all"),
+    };
+    let ids: Vec<String> = levels.iter().map(|level| level.id.clone()).collect();
+    let levels: Vec<_> = match args.shard {
+        Some(shard) => levels.into_iter().filter(|level| shard.owns(&level.id)).collect(),
+        None => levels,
     };
     if let Some(dir) = &args.save_stalls {
         std::fs::create_dir_all(dir)
@@ -236,14 +267,21 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         }
     }
     let interrupted = stop.load(Ordering::Relaxed);
-    match args.format {
-        OutputFormat::Json => {
-            out_levels_json(checks.iter().map(super::report::balance_check).collect(), interrupted)?
-        }
-        OutputFormat::Text => {
-            let text: String = checks.iter().map(check_text).collect();
-            out(&text)?;
-        }
+    let mut run_pack = shard::PackRun::new(&file.name, &file.text, ids);
+    run_pack.parts = checks
+        .iter()
+        .map(|check| shard::LevelPart {
+            level: check.level.clone(),
+            text: check_text(check),
+            json: super::report::balance_check(check),
+            tally: [0; 3],
+            fails: false,
+        })
+        .collect();
+    let run = shard::Run { command: shard::Command::Selfplay, packs: vec![run_pack], interrupted };
+    match args.shard {
+        Some(part) => shard::write_shard(run, part, args.identity())?,
+        None => out(&shard::render(&run, args.format)?.0)?,
     }
     Ok(exit_code(interrupted))
 }

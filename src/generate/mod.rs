@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
 use crate::level::Level;
+use crate::level::shard::Shard;
 use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Rules, Stage, Transform};
 use crate::sim::{self, BalanceCheck};
 
@@ -358,25 +359,53 @@ pub fn generate(
     progress: &dyn Fn(usize),
     cancel: &Arc<AtomicBool>,
 ) -> Result<Vec<Generated>, GenerateError> {
+    generate_shard(options, count, None, progress, cancel)
+}
+
+/// [`generate`], keeping only the levels of `shard` (all with `None`):
+/// the shards of a run write disjoint levels whose union is what one run
+/// writes.
+///
+/// Without `balanced`, candidates come from one stream and a level is
+/// refused when it repeats an earlier one; each shard draws the whole,
+/// cheap, sequence and keeps its own levels. With `balanced`, where the
+/// balance check is the cost, level *n* draws from its own stream (the
+/// seed's stream *n*) and is independent of the others, so that a shard
+/// plays only its own levels' checks; two levels of such a run are then
+/// not compared with each other.
+pub fn generate_shard(
+    options: &Options,
+    count: usize,
+    shard: Option<Shard>,
+    progress: &dyn Fn(usize),
+    cancel: &Arc<AtomicBool>,
+) -> Result<Vec<Generated>, GenerateError> {
     if !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.width)
         || !(crate::rules::MIN_SIDE..=crate::rules::MAX_SIDE).contains(&options.height)
     {
         return Err(GenerateError::Size { width: options.width, height: options.height });
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut shared = ChaCha8Rng::seed_from_u64(options.seed);
     let mut out: Vec<Generated> = Vec::new();
     let mut keys: Vec<LevelKey> = Vec::new();
-    while out.len() < count {
+    for n in 1..=count {
         if cancel.load(Ordering::Relaxed) {
             break;
         }
-        let id = format!("gen-{}-{}", options.seed, out.len() + 1);
+        let id = format!("gen-{}-{n}", options.seed);
+        let mine = shard.is_none_or(|shard| shard.owns(&id));
+        if options.balanced && !mine {
+            continue;
+        }
+        let mut own = ChaCha8Rng::seed_from_u64(options.seed);
+        own.set_stream(n as u64);
+        let rng = if options.balanced { &mut own } else { &mut shared };
         let mut kept = None;
         for attempt in 1..=ATTEMPTS {
             if cancel.load(Ordering::Relaxed) {
                 return Ok(out);
             }
-            let mut level = candidate(options, &mut rng, &id);
+            let mut level = candidate(options, rng, &id);
             let report = analyze_level(&level, options.rules, &AnalysisOptions::default());
             let clean = !report.findings.iter().any(|f| f.severity == Severity::Error)
                 && level.setup(options.rules).is_some_and(|s| s.problems().is_empty());
@@ -394,7 +423,6 @@ pub fn generate(
             } else {
                 None
             };
-            let n = out.len() + 1;
             level.name = format!("Generated {} {n}", options.style);
             level.tags = vec!["generated".into(), options.style.to_string(), options.symmetry.to_string()];
             let mut notes = format!(
@@ -405,16 +433,19 @@ pub fn generate(
                 notes.push_str(&format!(" Balance: {}.", balance_note(check)));
             }
             level.notes = Some(notes);
-            keys.push(key);
+            if !options.balanced {
+                keys.push(key);
+            }
             kept = Some(Generated { level, balance, attempts: attempt });
             break;
         }
         match kept {
-            Some(generated) => {
+            Some(generated) if mine => {
                 out.push(generated);
                 progress(out.len());
             }
-            None => return Err(GenerateError::NoneFound { attempts: ATTEMPTS, level: out.len() + 1, count }),
+            Some(_) => {}
+            None => return Err(GenerateError::NoneFound { attempts: ATTEMPTS, level: n, count }),
         }
     }
     Ok(out)

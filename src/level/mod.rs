@@ -17,6 +17,7 @@ pub mod preserve;
 mod problem;
 pub mod record;
 pub mod render;
+pub mod shard;
 mod validate;
 
 use std::collections::BTreeMap;
