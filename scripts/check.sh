@@ -3,7 +3,8 @@
 # denied, every test (optimised, with debug assertions on), the docs, and
 # every shipped, generated and exported pack validated against the JSON
 # Schema by three independent validators (Python's jsonschema, ajv, taplo),
-# which must also refuse, as `pushcrate check` does, a set of broken packs.
+# which must also refuse, as `pushcrate check` does, a set of broken packs;
+# and the sharding recipes of docs/sharding.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,3 +41,6 @@ python3 scripts/conformance_client.py tests/data/conformance "$bin"
 python3 scripts/validate_packs.py mazes/*.toml "$out"/*.toml "$out"/*.json target/conformance/packs/*.json
 # The same packs with ajv (strict, draft 2020-12) and taplo, from npm.
 scripts/validate_external.sh mazes/*.toml "$out"/*.toml "$out"/*.json target/conformance/packs/*.json
+# The recipes of docs/sharding.md: the workflow and the manifest against
+# their schemas, and the Slurm script run task by task and merged.
+scripts/check_recipes.sh
