@@ -134,10 +134,17 @@ fn merge_refuses_a_duplicated_shard() {
 #[test]
 fn merge_refuses_what_is_not_a_shard_report_with_its_position() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("report.json");
-    std::fs::write(&path, "{\n  \"levels\": []\n}\n").unwrap();
-    let error = merge_error(&[&path]);
-    assert!(error.contains("report.json:") && error.contains("not a shard report"), "{error}");
+    let whole = dir.path().join("report.json");
+    std::fs::write(&whole, "{\n  \"levels\": []\n}\n").unwrap();
+    let error = merge_error(&[&whole]);
+    assert!(
+        error.contains("report.json: not a shard report") && error.contains("no `shard_report` key"),
+        "{error}"
+    );
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\n  \"shard_report\": 1,\n  \"command\": 7\n").unwrap();
+    let error = merge_error(&[&broken]);
+    assert!(error.contains("broken.json:4:1: not a shard report"), "{error}");
 }
 
 #[test]

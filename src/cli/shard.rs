@@ -293,16 +293,24 @@ pub(super) fn merge_command(args: &MergeArgs) -> anyhow::Result<u8> {
     for path in &args.shards {
         let shown = files::shown(path);
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {shown}"))?;
-        let report: ShardReport = serde_json::from_str(&text).map_err(|error| {
+        let position = |error: &serde_json::Error| {
             // The position leads the message, as in every other report.
             let message = error.to_string();
             let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(what, _)| what);
-            anyhow::anyhow!(
+            format!(
                 "{shown}:{}:{}: not a shard report of `pushcrate … --shard K/N`: {message}",
                 error.line(),
                 error.column().max(1)
             )
-        })?;
+        };
+        let value: Value = serde_json::from_str(&text).map_err(|error| anyhow::anyhow!(position(&error)))?;
+        if value.get("shard_report").is_none() {
+            bail!(
+                "{shown}: not a shard report of `pushcrate … --shard K/N` (it has no `shard_report` key): a whole run's report has nothing to merge with"
+            );
+        }
+        let report: ShardReport =
+            serde_json::from_str(&text).map_err(|error| anyhow::anyhow!(position(&error)))?;
         reports.push((shown, report));
     }
     let run = merge(reports)?;
