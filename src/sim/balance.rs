@@ -168,6 +168,15 @@ pub struct BalanceCheck {
     pub why: Vec<String>,
 }
 
+/// The events that decide where a game turns: the flag picked up, stolen
+/// or dropped, and crates broken.
+const DECISIVE: [super::Event; 4] =
+    [super::Event::Pickup, super::Event::Steal, super::Event::Caught, super::Event::Break];
+
+/// A finding explains a verdict when its cells carry at least this share
+/// of the games' decisive events.
+pub const DECISIVE_SHARE: f64 = 0.25;
+
 /// The finding codes that explain games no one wins.
 pub const STALL_FINDINGS: [FindingCode; 6] = [
     FindingCode::Chokepoint,
@@ -315,6 +324,53 @@ impl BalanceCheck {
             Vec::new()
         };
         self.why = self.why_sentences(analysis);
+        for (finding, share, total) in self.decisive_findings(analysis) {
+            self.why.push(format!(
+                "{} marks the cells of {share} of the games' {total} pickups, steals, catches and breaks: {}.",
+                finding.code,
+                finding.message
+            ));
+            if !self.explained_by.iter().any(|f| f.code == finding.code && f.cells == finding.cells) {
+                self.explained_by.push(finding.clone());
+            }
+        }
+    }
+
+    /// The findings whose cells carried at least [`DECISIVE_SHARE`] of the
+    /// games' decisive events (where the flag was picked up, stolen or
+    /// dropped, and where crates broke), with that count and the total:
+    /// the static findings that say where this level is decided.
+    fn decisive_findings<'a>(
+        &self,
+        analysis: &'a LevelReport,
+    ) -> Vec<(&'a crate::analysis::Finding, u32, u32)> {
+        let d = &self.decisions;
+        let total: u32 = DECISIVE.iter().map(|&event| d.total(event)).sum();
+        if total == 0 || self.forced_win.is_some() {
+            return Vec::new();
+        }
+        analysis
+            .findings
+            .iter()
+            .filter(|f| f.severity != crate::level::Severity::Note)
+            .filter_map(|finding| {
+                let mut cells: crate::rules::Bitboard = finding.cells.iter().copied().collect();
+                let witnessed: &[crate::rules::Cell] = match &finding.witness {
+                    Some(crate::analysis::Witness::Path { cells: path }) => path,
+                    Some(crate::analysis::Witness::Cut { region }) => region,
+                    _ => &[],
+                };
+                witnessed.iter().for_each(|&cell| cells.insert(cell));
+                let share: u32 = DECISIVE
+                    .iter()
+                    .flat_map(|&event| d.top(event))
+                    .filter(|(cell, _)| cells.has(*cell))
+                    .map(|(_, n)| n)
+                    .sum();
+                (cells.any() && f64::from(share) >= DECISIVE_SHARE * f64::from(total))
+                    .then_some((finding, share, total))
+            })
+            .collect()
     }
 
     /// The plain-language reasons: the solver's proof; the race to the
