@@ -323,3 +323,12 @@ fn solve_pockets_13_plain(bencher: Bencher) {
     let state = pockets();
     bencher.bench(|| pushcrate::analysis::solve_plain(black_box(&state), 13, 5_000_000));
 }
+
+/// The balance estimate of a level before any game (target: 20 ms on one
+/// core), beside the static analysis of the same level as the plain
+/// reference (`analyze_level_static`).
+#[divan::bench(args = ["open", "maze", "crates", "arena"])]
+fn balance_estimate(bencher: Bencher, id: &str) {
+    let state = start(id);
+    bencher.bench(|| pushcrate::ai::estimate::estimate(divan::black_box(&state)));
+}

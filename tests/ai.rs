@@ -1050,3 +1050,56 @@ fn game_threads_run_at_a_lower_priority() {
     }
     assert!(workers >= 2, "{workers} game threads found");
 }
+
+/// The balance estimate before any game ranks the open board with player
+/// 1 two steps nearer the flag above its mirror, player 2 two steps
+/// nearer, and is the same for a level and for itself (no randomness).
+#[test]
+fn the_estimate_ranks_a_nearer_start_above_its_mirror() {
+    use pushcrate::ai::estimate::estimate;
+    let pack = Pack::bundled_with("open").unwrap();
+    let open = pack.level("open").unwrap();
+    let moved = |player: Player, cell: &str| {
+        let mut level = open.clone();
+        level.starts[player] = Some(cell.parse().unwrap());
+        level.start_state(pack.rules).unwrap()
+    };
+    let nearer_one = estimate(&moved(Player::One, "e3")).unwrap();
+    let nearer_two = estimate(&moved(Player::Two, "e7")).unwrap();
+    let even = estimate(&open.start_state(pack.rules).unwrap()).unwrap();
+    assert!(
+        nearer_one.first_player > even.first_player && even.first_player > nearer_two.first_player,
+        "{nearer_one:?} {even:?} {nearer_two:?}"
+    );
+    assert_eq!(estimate(&moved(Player::One, "e3")), Some(nearer_one));
+    assert!((0.0..=1.0).contains(&nearer_one.first_player));
+}
+
+/// A verdict's explanation names the static findings whose cells carry
+/// the games' decisive events: on `dead-end-flag` every game's first
+/// pickup is in the dead end that A021 marks, so A021 explains the check,
+/// in `explained_by` and in a why sentence.
+#[test]
+fn a_finding_whose_cells_decide_the_games_explains_the_verdict() {
+    let pack = Pack::bundled_with("dead-end-flag").unwrap();
+    let level = pack.level("dead-end-flag").unwrap();
+    let start = level.start_state(pack.rules).unwrap();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let greedy: Agent = "greedy".parse().unwrap();
+    let config = Config { threads: 1, ..Config::fixed([greedy, greedy], 10) };
+    let (mut check, _) = sim::check_balance(
+        &start,
+        "dead-end-flag",
+        sim::Plan::only(&[[greedy, greedy]]),
+        &config,
+        &|_| {},
+        &stop,
+    );
+    let analysis = pushcrate::analysis::analyze_level(level, pack.rules, &Default::default());
+    check.explain(&analysis);
+    let codes: Vec<&str> = check.explained_by.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&"A021"), "{codes:?}");
+    assert!(check.why.iter().any(|s| s.starts_with("A021 marks the cells of")), "{:?}", check.why);
+    // A finding about the layout as a whole (a note, no cells) explains nothing.
+    assert!(!codes.contains(&"A050"), "{codes:?}");
+}

@@ -16,6 +16,7 @@
 //! master, where master would make the check several times slower.
 
 mod alphabeta;
+pub mod estimate;
 mod eval;
 mod fitted;
 mod game;

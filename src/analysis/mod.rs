@@ -499,7 +499,7 @@ fn race(state: &GameState, graph: &MazeGraph, report: &mut LevelReport) {
         report.findings.push(Finding::new(
             FindingCode::UnfairRace,
             format!(
-                "{first} reaches the flag {lead} actions ahead (on action {} against {})",
+                "{first} reaches the flag {lead} actions ahead (on action {} against {}), counting steps alone: crates, steals and bonus actions can turn a race, which the balance estimate and the games weigh",
                 one.reaches_flag_on_action.min(two.reaches_flag_on_action),
                 one.reaches_flag_on_action.max(two.reaches_flag_on_action)
             ),

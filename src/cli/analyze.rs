@@ -7,6 +7,7 @@ use anyhow::bail;
 use std::io::IsTerminal as _;
 
 use super::{DEFAULT_MAX_PROBLEMS, Deny, OutputFormat, clean, err, load, out, refuse, shard};
+use crate::ai::estimate::Estimate;
 use crate::analysis::{
     AnalysisOptions, Answer, Finding, LevelReport, PackReport, Severity, Witness, analyze_pack_levels,
 };
@@ -161,13 +162,21 @@ impl AnalyzeArgs {
 
 /// A level's findings as a part of the report.
 fn level_part(pack: &Pack, level: &LevelReport, deny_warnings: bool) -> shard::LevelPart {
+    // Where ids repeat (E021), the first level with the id is the one
+    // reported, as `level_text` draws it.
+    let estimate = pack
+        .level(&level.level)
+        .and_then(|l| l.start_state(pack.rules).ok())
+        .and_then(|start| crate::ai::estimate::estimate(&start));
     let mut text = String::new();
-    level_text(&mut text, pack, level);
+    level_text(&mut text, pack, level, estimate.as_ref());
     let count = |s: Severity| level.findings.iter().filter(|f| f.severity == s).count();
+    let mut json = super::report::level_report(level);
+    json["estimate"] = estimate.as_ref().map_or(serde_json::Value::Null, super::report::estimate);
     shard::LevelPart {
         level: level.level.clone(),
         text,
-        json: super::report::level_report(level),
+        json,
         tally: [count(Severity::Error), count(Severity::Warning), count(Severity::Note)],
         fails: level.has_errors() || (deny_warnings && level.has_warnings()),
     }
@@ -237,7 +246,7 @@ fn finding_text(out: &mut String, finding: &Finding, board: Option<&crate::rules
     }
 }
 
-fn level_text(out: &mut String, pack: &Pack, report: &LevelReport) {
+fn level_text(out: &mut String, pack: &Pack, report: &LevelReport, estimate: Option<&Estimate>) {
     let errors = report.findings.iter().filter(|f| f.severity == Severity::Error).count();
     let warnings = report.findings.iter().filter(|f| f.severity == Severity::Warning).count();
     out.push_str(&format!(
@@ -261,6 +270,9 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport) {
             "  race: {} reaches the flag first, by {} action(s); to flag {} / {}, flag to goal {} / {} steps\n",
             race.first_to_flag, race.lead, race.legs[0].to_flag, race.legs[1].to_flag, race.legs[0].to_goal, race.legs[1].to_goal
         ));
+    }
+    if let Some(estimate) = estimate {
+        out.push_str(&format!("  estimate: {}\n", estimate.describe()));
     }
     if !report.routes.is_empty() {
         out.push_str(&format!(

@@ -408,6 +408,16 @@ fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_
         bal.insert("stall_rate", b.stall_rate.rate.into());
         t.insert("balance", value(bal));
     }
+    if let Some(estimate) =
+        level.start_state(rules).ok().and_then(|start| crate::ai::estimate::estimate(&start))
+    {
+        let accuracy = crate::ai::estimate::ACCURACY;
+        let mut e = InlineTable::new();
+        e.insert("first_player_score", estimate.first_player.into());
+        e.insert("mean_error_points", accuracy.mean_error.into());
+        e.insert("held_out_levels", i64::from(accuracy.levels).into());
+        t.insert("estimate", value(e));
+    }
     t.set_implicit(false);
     t
 }

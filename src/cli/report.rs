@@ -111,6 +111,23 @@ pub fn level_report(report: &LevelReport) -> Value {
     })
 }
 
+/// The balance estimate before any game, with its measured accuracy:
+/// `{"first_player", "value", "nodes", "accuracy": {...}}`.
+pub(super) fn estimate(estimate: &crate::ai::estimate::Estimate) -> Value {
+    let accuracy = crate::ai::estimate::ACCURACY;
+    json!({
+        "first": player(estimate.first),
+        "first_player": estimate.first_player,
+        "value": estimate.value,
+        "nodes": estimate.nodes,
+        "accuracy": {
+            "levels": accuracy.levels,
+            "mean_error_points": accuracy.mean_error,
+            "same_side": accuracy.same_side,
+        },
+    })
+}
+
 /// A rate with its 95% interval: `{"rate", "low", "high"}`.
 pub(super) fn rate(rate: &Rate) -> Value {
     json!({ "rate": rate.rate, "low": rate.low, "high": rate.high })

@@ -213,6 +213,24 @@ mod schema_types {
         pub findings: Option<Vec<String>>,
         /// A greedy self-play balance measurement.
         pub balance: Option<DerivedBalance>,
+        /// The balance estimate before any game, with its measured accuracy.
+        pub estimate: Option<DerivedEstimate>,
+    }
+
+    /// The balance estimate before any game: the fitted evaluation's chance
+    /// that the first player wins, after a shallow search.
+    #[derive(JsonSchema)]
+    pub struct DerivedEstimate {
+        /// The first player's expected score, 0 to 1.
+        #[schemars(range(min = 0.0, max = 1.0))]
+        pub first_player_score: Option<f64>,
+        /// The estimate's mean absolute error against the balance check on
+        /// held-out generated levels, in points.
+        #[schemars(range(min = 0.0))]
+        pub mean_error_points: Option<f64>,
+        /// How many held-out levels that error was measured on.
+        #[schemars(range(min = 0))]
+        pub held_out_levels: Option<i64>,
     }
 
     /// The level's values with every default applied, so that a client

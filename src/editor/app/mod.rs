@@ -61,6 +61,8 @@ pub struct EditorApp {
     cache: RefCell<HashMap<u64, Arc<LevelReport>>>,
     /// The board's overlays per level content, beside `cache`.
     overlays: RefCell<HashMap<u64, Arc<Overlays>>>,
+    /// The balance estimate of each level content met (a millisecond each).
+    estimates: RefCell<HashMap<u64, Option<crate::ai::estimate::Estimate>>>,
     problems: RefCell<(u64, Arc<Vec<Problem>>)>,
     /// The solver's forced win from the start per level content (asked
     /// only of levels that expect one).
@@ -130,6 +132,7 @@ impl EditorApp {
             paths,
             cache: RefCell::new(HashMap::new()),
             overlays: RefCell::new(HashMap::new()),
+            estimates: RefCell::new(HashMap::new()),
             problems: RefCell::new((u64::MAX, Arc::new(Vec::new()))),
             solved: RefCell::new(HashMap::new()),
             pending: Vec::new(),
@@ -233,6 +236,20 @@ impl EditorApp {
                 .entry(key)
                 .or_insert_with(|| Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))),
         )
+    }
+
+    /// The balance estimate of `level` before any game (docs/ai.md),
+    /// computed once per content: `None` when it cannot be played.
+    pub fn estimate(&self, level: &Level) -> Option<crate::ai::estimate::Estimate> {
+        let rules = self.doc.pack.rules;
+        let key = level_key(level, &rules);
+        let mut estimates = self.estimates.borrow_mut();
+        if estimates.len() > 2_000 {
+            estimates.clear();
+        }
+        *estimates.entry(key).or_insert_with(|| {
+            level.start_state(rules).ok().and_then(|start| crate::ai::estimate::estimate(&start))
+        })
     }
 
     /// The board's overlays of `level`, computed once per content.

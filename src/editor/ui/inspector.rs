@@ -302,6 +302,23 @@ impl View<'_> {
                     race.first_to_flag, race.lead, race.legs[0].to_flag, race.legs[1].to_flag, race.legs[0].to_goal, race.legs[1].to_goal
                 ));
             }
+            if let Some(estimate) = app.estimate(&level) {
+                let accuracy = crate::ai::estimate::ACCURACY;
+                ui.label(format!(
+                    "Estimate: the first player ({}) scores {:.0}%, ±{:.0} points on held-out levels.",
+                    estimate.first,
+                    100.0 * estimate.first_player,
+                    accuracy.mean_error
+                ))
+                .on_hover_text(format!(
+                    "Before any game: the fitted evaluation's chance that the first player wins, after a {}-action search ({} positions). On {} generated levels it never saw, it was {:.1} points from the balance check's score on average and named the same side (player 1 ahead, balanced, player 2 ahead) {:.0}% of the time. The check's games are the verdict.",
+                    crate::ai::estimate::LIMITS.depth,
+                    estimate.nodes,
+                    accuracy.levels,
+                    accuracy.mean_error,
+                    100.0 * accuracy.same_side
+                ));
+            }
             if !report.routes.is_empty() {
                 ui.label(format!(
                     "{} sole-path cells; {} cells can take a crate.",
