@@ -583,9 +583,30 @@ fn switching_to_editing_and_back_loses_neither() {
     ed.key(Modifiers::NONE, Key::F5);
     assert!(ed.level().walls.has(c("a1")), "the edit is kept");
     ed.key(Modifiers::NONE, Key::F5);
-    ed.click("New game");
+    ed.click("New game R");
     assert_eq!(sandbox(&ed).actions.len(), 0);
     assert!(sandbox(&ed).state().walls().has(c("a1")), "a new game plays the new layout");
+}
+
+/// R restarts the test game on the layout as edited, as in PuzzleScript;
+/// in editing, R is still the rectangle tool.
+#[test]
+fn r_restarts_the_test_game_from_the_current_edit() {
+    let mut ed = flawed_editor();
+    play(&mut ed, "tiny");
+    click_cells(&mut ed, "c2 d5");
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.click("Wall brush");
+    ed.click_cell(c("a1"), PointerButton::Primary);
+    ed.key(Modifiers::NONE, Key::F5);
+    assert_eq!(sandbox(&ed).actions.len(), 2);
+    ed.key(Modifiers::NONE, Key::R);
+    assert!(ed.app().playing());
+    assert_eq!(sandbox(&ed).actions.len(), 0, "a fresh game");
+    assert!(sandbox(&ed).state().walls().has(c("a1")), "on the layout as edited");
+    ed.key(Modifiers::NONE, Key::F5);
+    ed.key(Modifiers::NONE, Key::R);
+    assert_eq!(ed.app().tool(), pushcrate::editor::command::Tool::Rectangle);
 }
 
 #[test]
@@ -608,7 +629,7 @@ fn saves_and_reopens_a_game_record() {
     ed.dialogs.answer(Some(path.clone()));
     ed.click("Save game…");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "tiny@598e2b8f42940afe: c2 d5 c3\n");
-    ed.click("New game");
+    ed.click("New game R");
     assert_eq!(sandbox(&ed).actions.len(), 0);
     ed.dialogs.answer(Some(path.clone()));
     ed.click("Open game…");

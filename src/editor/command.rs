@@ -619,6 +619,8 @@ impl Command {
                     Stage::Splinters => Key::Num4,
                 },
             ),
+            // PuzzleScript's restart: a fresh game on the layout as edited.
+            Command::NewGame => key(Modifiers::NONE, Key::R),
             Command::TogglePlacing => key(Modifiers::NONE, Key::T),
             Command::Play(Action::Steal) => key(Modifiers::NONE, Key::X),
             Command::Play(Action::Pass) => key(Modifiers::NONE, Key::Space),
@@ -671,6 +673,7 @@ impl Command {
             Command::PreviousLevel,
             Command::NextLevel,
             Command::TogglePlay,
+            Command::NewGame,
             Command::TogglePlacing,
             Command::Play(Action::Steal),
             Command::Play(Action::Pass),
