@@ -2061,3 +2061,39 @@ fn the_play_view_names_the_level() {
     assert!(ed.harness.query_by_label("Playing The open board").is_some());
     assert!(ed.harness.query_by_label("Playing open").is_none());
 }
+
+/// Shift+click draws a straight line from the last cell painted (Tiled's
+/// line), as one stroke that one undo takes back.
+#[test]
+fn shift_click_paints_a_line_from_the_last_painted_cell() {
+    let mut ed = flawed_editor();
+    ed.select_level("unfair-race");
+    ed.click("Wall brush");
+    ed.click_cell(c("a7"), PointerButton::Primary);
+    let end = ed.cell_pos(c("g7"));
+    ed.harness.event(Event::PointerMoved(end));
+    ed.harness.event(Event::PointerButton {
+        pos: end,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::SHIFT,
+    });
+    ed.settle();
+    ed.harness.event(Event::PointerButton {
+        pos: end,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::SHIFT,
+    });
+    ed.settle();
+    for name in ["a7", "b7", "c7", "d7", "e7", "f7", "g7"] {
+        assert!(ed.level().walls.has(c(name)), "{name}");
+    }
+    assert!(!ed.level().walls.has(c("h7")));
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert!(ed.level().walls.has(c("a7")), "the click before stays");
+    assert!(!ed.level().walls.has(c("d7")) && !ed.level().walls.has(c("g7")), "one undo takes the line back");
+    // Without Shift a click paints its own cell only.
+    ed.click_cell(c("c2"), PointerButton::Primary);
+    assert!(ed.level().walls.has(c("c2")) && !ed.level().walls.has(c("b2")));
+}

@@ -20,6 +20,12 @@ pub struct Drag {
     last_pos: egui::Pos2,
 }
 
+/// The tools that paint cell by cell along a drag, and so along a
+/// Shift+click line.
+const fn is_brush(tool: Tool) -> bool {
+    matches!(tool, Tool::Wall | Tool::Eraser | Tool::Crate | Tool::Goal(_))
+}
+
 impl View<'_> {
     fn board_view(&mut self, level: &crate::level::Level) -> BoardView {
         let app = self.app;
@@ -189,7 +195,7 @@ impl View<'_> {
         }
         for event in events {
             match event {
-                egui::Event::PointerButton { pos, button, pressed: true, .. }
+                egui::Event::PointerButton { pos, button, pressed: true, modifiers, .. }
                     if matches!(button, PointerButton::Primary | PointerButton::Secondary)
                         && self.local.drag.is_none()
                         && ui.ctx().layer_id_at(pos) == Some(response.layer_id) =>
@@ -200,6 +206,17 @@ impl View<'_> {
                             continue;
                         }
                         self.command(Command::BeginStroke);
+                        // Shift+click: a straight line from the last cell
+                        // painted to this one, the one stroke (one undo).
+                        let line_from =
+                            self.local.last_painted.filter(|_| modifiers.shift && is_brush(self.app.tool()));
+                        if let Some(from) = line_from {
+                            let from_pos = layout.cell_rect(from).center();
+                            self.local.drag =
+                                Some(Drag { button, start: from, last: Some(from), last_pos: from_pos });
+                            self.stroke_to(layout, pos);
+                            continue;
+                        }
                         let mut drag = Drag { button, start, last: None, last_pos: pos };
                         self.stroke_cell(&mut drag, start);
                         self.local.drag = Some(drag);
@@ -221,6 +238,9 @@ impl View<'_> {
                         {
                             let on = drag.button == PointerButton::Primary;
                             self.command(Command::Paint(EditOp::Rectangle(drag.start, end, on)));
+                        }
+                        if is_brush(self.app.tool()) {
+                            self.local.last_painted = drag.last;
                         }
                         self.command(Command::EndStroke);
                     }

@@ -38,6 +38,9 @@ pub struct Editor {
 struct Local {
     hovered: Option<crate::rules::Cell>,
     drag: Option<canvas::Drag>,
+    /// The last cell a brush stroke painted: Shift+click draws a straight
+    /// line from it (as Tiled does).
+    last_painted: Option<crate::rules::Cell>,
 }
 
 /// A view's handle for one frame: the editor to read, the pointer's state,
