@@ -630,7 +630,9 @@ fn selfplay_head_to_head_says_whether_a_beats_b() {
         .args(["selfplay", "@default", "--level", "open", "--agents", "easy,easy", "--head-to-head"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("A does not beat B"));
+        .stdout(predicate::str::contains(
+            "A does not beat B: the sequential test decided for a score of 55% or less against 65% or more (it misses an agent scoring 65% at most 5% of the time)",
+        ));
     pushcrate().args(["selfplay", "@default", "--level", "open", "--head-to-head"]).assert().code(2);
 }
 

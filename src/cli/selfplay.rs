@@ -680,16 +680,31 @@ fn exit_code(interrupted: bool) -> u8 {
 }
 
 /// What a head-to-head test concluded: its name in the JSON report, and
-/// the text report's sentence.
-fn head_to_head_verdict(test: &sim::Sequential) -> (&'static str, &'static str) {
+/// the text report's sentence, which says what the test decided and at
+/// what error, and claims no more: the test tells a score of 60% − zone or
+/// less from one of 60% + zone or more, and says nothing finer.
+fn head_to_head_verdict(test: &sim::Sequential) -> (&'static str, String) {
+    let d = test.design;
+    let (low, high) = (60.0 - 100.0 * d.width, 60.0 + 100.0 * d.width);
     match test.decision {
-        sim::Decision::FirstAhead => ("beats", "A beats B: its score settled above 60%"),
-        sim::Decision::NotFirstAhead | sim::Decision::Balanced | sim::Decision::SecondAhead => {
-            ("does-not-beat", "A does not beat B: its score settled at or below 60%")
-        }
-        sim::Decision::NotSecondAhead | sim::Decision::Uncertain | sim::Decision::Open => {
-            ("uncertain", "uncertain: the test did not settle within its cap")
-        }
+        sim::Decision::FirstAhead => (
+            "beats",
+            format!(
+                "A beats B: the sequential test decided for a score of {high:.0}% or more against {low:.0}% or less (it calls an agent scoring {low:.0}% a winner at most {:.0}% of the time); between the two it may go either way",
+                100.0 * d.alpha
+            ),
+        ),
+        sim::Decision::NotFirstAhead | sim::Decision::Balanced | sim::Decision::SecondAhead => (
+            "does-not-beat",
+            format!(
+                "A does not beat B: the sequential test decided for a score of {low:.0}% or less against {high:.0}% or more (it misses an agent scoring {high:.0}% at most {:.0}% of the time); between the two it may go either way",
+                100.0 * d.beta
+            ),
+        ),
+        sim::Decision::NotSecondAhead | sim::Decision::Uncertain | sim::Decision::Open => (
+            "uncertain",
+            "uncertain: the test did not settle within its cap; the interval is all it shows".to_owned(),
+        ),
     }
 }
 
