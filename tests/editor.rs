@@ -2097,3 +2097,40 @@ fn shift_click_paints_a_line_from_the_last_painted_cell() {
     ed.click_cell(c("c2"), PointerButton::Primary);
     assert!(ed.level().walls.has(c("c2")) && !ed.level().walls.has(c("b2")));
 }
+
+/// Started without a pack named, the editor reopens the last pack worked
+/// on (Tiled, LDtk); on a first run, or when that file is gone, the
+/// bundled pack stays open, and the status bar says why.
+#[test]
+fn the_editor_reopens_the_last_pack_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = AppPaths { dir: dir.path().join("config") };
+    let mut first = EditorApp::new(Box::new(FakeDialogs::default()), paths.clone());
+    first.reopen_last_at_start();
+    assert_eq!(first.doc().path, None, "a first run keeps the bundled pack");
+    let pack = dir.path().join("mine.toml");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/mazes/flawed.toml"), &pack).unwrap();
+    let mut prefs = paths.load_prefs();
+    prefs.remember(&pack);
+    paths.save_prefs(&prefs).unwrap();
+    let mut app = EditorApp::new(Box::new(FakeDialogs::default()), paths.clone());
+    app.reopen_last_at_start();
+    assert_eq!(app.doc().path.as_deref(), Some(pack.as_path()));
+    assert!(app.doc().pack.level("tiny").is_some());
+    std::fs::remove_file(&pack).unwrap();
+    let mut gone = EditorApp::new(Box::new(FakeDialogs::default()), paths);
+    gone.reopen_last_at_start();
+    assert_eq!(gone.doc().path, None);
+    assert!(gone.status().contains("is no longer there"), "{}", gone.status());
+    // A bundled pack opened last (`pushcrate @flawed`) is reopened too.
+    let mut prefs = paths_again(&dir).load_prefs();
+    prefs.remember(std::path::Path::new("@flawed"));
+    paths_again(&dir).save_prefs(&prefs).unwrap();
+    let mut bundled = EditorApp::new(Box::new(FakeDialogs::default()), paths_again(&dir));
+    bundled.reopen_last_at_start();
+    assert!(bundled.doc().pack.level("tiny").is_some(), "{}", bundled.status());
+}
+
+fn paths_again(dir: &tempfile::TempDir) -> AppPaths {
+    AppPaths { dir: dir.path().join("config") }
+}

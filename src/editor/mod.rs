@@ -52,7 +52,8 @@ pub fn display_available_on(os: &str, var: impl Fn(&str) -> Option<std::ffi::OsS
     !needs_server || ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| var(v).is_some_and(|s| !s.is_empty()))
 }
 
-/// Opens the editor window on `pack`, or on the bundled pack.
+/// Opens the editor window on `pack`, or on the last pack worked on (the
+/// bundled pack on a first run).
 pub fn run(pack: Option<PathBuf>) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -66,8 +67,9 @@ pub fn run(pack: Option<PathBuf>) -> anyhow::Result<()> {
         options,
         Box::new(move |_cc| {
             let mut app = EditorApp::new(Box::new(NativeDialogs), AppPaths::from_env());
-            if let Some(path) = &pack {
-                app.open_at_start(path);
+            match &pack {
+                Some(path) => app.open_at_start(path),
+                None => app.reopen_last_at_start(),
             }
             Ok(Box::new(Editor::new(app)))
         }),

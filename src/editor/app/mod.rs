@@ -158,6 +158,22 @@ impl EditorApp {
         self.open_path(path);
     }
 
+    /// As the editor starts without a pack named: reopens the last pack
+    /// worked on, the first of the recent files. The bundled pack stays
+    /// open on a first run, and when the last file is gone, which the
+    /// status bar says.
+    pub fn reopen_last_at_start(&mut self) {
+        let Some(last) = self.prefs.recent.first().cloned() else { return };
+        if last.is_file() || crate::files::bundled_text(&last).is_some() {
+            self.open_path(&last);
+        } else {
+            self.status = format!(
+                "The last pack, {}, is no longer there: the bundled pack is open as an unsaved copy.",
+                last.display()
+            );
+        }
+    }
+
     /// Queues a command; it runs at the end of the frame, after the views'.
     pub fn command(&mut self, command: Command) {
         self.pending.push(command);
