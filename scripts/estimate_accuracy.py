@@ -46,13 +46,14 @@ def main():
         for level in pack["report"]["levels"]
         if level.get("estimate")
     }
-    errors, same, settled, uncertain = [], 0, 0, 0
+    errors, same, settled, uncertain, every = [], 0, 0, 0, []
     for check in checks:
         estimate = estimates.get(check["level"])
         truth = check_side(check)
         score = check_score(check)
         if estimate is None or score is None:
             continue
+        every.append(abs(estimate - score) * 100)
         if truth is None:
             uncertain += 1
             continue
@@ -64,6 +65,7 @@ def main():
     print(f"levels settled by the check: {settled} ({uncertain} uncertain, left out)")
     print(f"mean absolute error: {mean:.1f} points (median {errors[len(errors) // 2]:.1f}, 90th percentile {errors[int(len(errors) * 0.9)]:.1f})")
     print(f"same side: {same} of {settled} ({100 * same / settled:.1f}%)")
+    print(f"every level, uncertain ones too, against the last pairing's score: {len(every)} levels, mean absolute error {sum(every) / len(every):.1f} points")
 
 
 if __name__ == "__main__":

@@ -419,29 +419,75 @@ fn paint_ground(
             paint_sole_dot(painter, rect.center(), rect.width() * 0.1);
         }
     }
-    // Cell names along the edges.
-    let font = FontId::proportional((layout.cell * 0.3).clamp(10.0, 15.0));
+    // Cell names along the edges, kept in view when the board is zoomed
+    // past the canvas (as LDtk keeps its rulers).
+    let size = (layout.cell * 0.3).clamp(10.0, 15.0);
+    let font = FontId::proportional(size);
     let label = Color32::from_gray(150);
+    let backing = Color32::from_black_alpha(150);
+    for edge in edge_labels(layout, painter.clip_rect(), size) {
+        if edge.inside {
+            // Over the board: on a dark backing, readable on any cell.
+            let galley = painter.layout_no_wrap(edge.text.clone(), font.clone(), Color32::WHITE);
+            let rect = edge.anchor.anchor_size(edge.pos, galley.size()).expand(2.0);
+            painter.rect_filled(rect, CornerRadius::same(2), backing);
+            painter.galley(rect.min + vec2(2.0, 2.0), galley, Color32::WHITE);
+        } else {
+            painter.text(edge.pos, edge.anchor, &edge.text, font.clone(), label);
+        }
+    }
+}
+
+/// A file's or a rank's name beside the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeLabel {
+    /// `a`…, or `1`….
+    pub text: String,
+    /// Where it is drawn, anchored by `anchor`.
+    pub pos: Pos2,
+    /// How it hangs from `pos`.
+    pub anchor: Align2,
+    /// Whether it was brought over the board to stay in `clip`.
+    pub inside: bool,
+}
+
+/// The names of the files under the board and of the ranks at its left,
+/// each kept within `clip` (the canvas) when the board reaches past it:
+/// files and ranks out of view have none.
+#[must_use]
+pub fn edge_labels(layout: &BoardLayout, clip: Rect, size: f32) -> Vec<EdgeLabel> {
+    let mut labels = Vec::new();
+    let bottom = clip.bottom() - size - 4.0;
     for file in 0..layout.width {
         let rect = layout.cell_rect(Cell::new(file, 0));
-        painter.text(
-            rect.center_bottom() + vec2(0.0, 4.0),
-            Align2::CENTER_TOP,
-            (b'a' + file) as char,
-            font.clone(),
-            label,
-        );
+        let x = rect.center().x;
+        if x < clip.left() || x > clip.right() {
+            continue;
+        }
+        let y = rect.bottom() + 4.0;
+        labels.push(EdgeLabel {
+            text: char::from(b'a' + file).to_string(),
+            pos: Pos2::new(x, y.min(bottom)),
+            anchor: Align2::CENTER_TOP,
+            inside: y > bottom,
+        });
     }
+    let left = clip.left() + 2.0 * size;
     for rank in 0..layout.height {
         let rect = layout.cell_rect(Cell::new(0, rank));
-        painter.text(
-            rect.left_center() - vec2(5.0, 0.0),
-            Align2::RIGHT_CENTER,
-            rank + 1,
-            font.clone(),
-            label,
-        );
+        let y = rect.center().y;
+        if y < clip.top() || y > clip.bottom() {
+            continue;
+        }
+        let x = rect.left() - 5.0;
+        labels.push(EdgeLabel {
+            text: (rank + 1).to_string(),
+            pos: Pos2::new(x.max(left), y),
+            anchor: Align2::RIGHT_CENTER,
+            inside: x < left,
+        });
     }
+    labels
 }
 
 /// The heat map's colour at `t` (0 at the flag, 1 at the farthest cell):
@@ -533,6 +579,32 @@ fn paint_marks(painter: &Painter, layout: &BoardLayout, view: &BoardView) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Zoomed in past the canvas, the board keeps a name on every file and
+    /// rank in view, inside the canvas; at the fitted size they sit beside
+    /// the board, as before.
+    #[test]
+    fn edge_labels_stay_in_view_when_zoomed() {
+        let canvas = Rect::from_min_size(pos2(0.0, 0.0), vec2(600.0, 500.0));
+        let fitted = BoardLayout::new(canvas, 9, 9);
+        let labels = edge_labels(&fitted, canvas, 12.0);
+        assert_eq!(labels.len(), 18);
+        assert!(labels.iter().all(|l| !l.inside && canvas.contains(l.pos)), "{labels:?}");
+        let zoom = BoardZoom::default().zoomed(4.0, canvas.center(), canvas.center());
+        let zoomed = BoardLayout::zoomed(canvas, 9, 9, zoom);
+        let labels = edge_labels(&zoomed, canvas, 12.0);
+        let files: Vec<&str> =
+            labels.iter().filter(|l| l.anchor == Align2::CENTER_TOP).map(|l| l.text.as_str()).collect();
+        let ranks: Vec<&str> =
+            labels.iter().filter(|l| l.anchor == Align2::RIGHT_CENTER).map(|l| l.text.as_str()).collect();
+        assert!(!files.is_empty() && files.len() < 9, "only the files in view: {files:?}");
+        assert!(!ranks.is_empty() && ranks.len() < 9, "only the ranks in view: {ranks:?}");
+        assert!(files.contains(&"e") && ranks.contains(&"5"), "the centre stays named");
+        for l in &labels {
+            assert!(l.inside, "brought over the board: {l:?}");
+            assert!(canvas.contains(l.pos), "kept in the canvas: {l:?}");
+        }
+    }
 
     /// The heat map's colours stay apart from the players' blue and red, so
     /// that a goal row or a start square never reads as a distance.
