@@ -2134,3 +2134,44 @@ fn the_editor_reopens_the_last_pack_at_start() {
 fn paths_again(dir: &tempfile::TempDir) -> AppPaths {
     AppPaths { dir: dir.path().join("config") }
 }
+
+/// X, Y and Z flip and turn the copy before it is pasted, as Tiled's
+/// stamp keys do; with nothing copied they say so.
+#[test]
+fn a_copy_flips_and_turns_before_it_is_pasted() {
+    let mut ed = flawed_editor();
+    ed.select_level("unfair-race");
+    ed.key(Modifiers::NONE, Key::Z);
+    assert!(ed.app().status().contains("Nothing is copied"), "{}", ed.app().status());
+    // A wall on a7 and a crate on b7, above floor: "#i" over "..".
+    ed.click("Wall brush");
+    ed.click_cell(c("a7"), PointerButton::Primary);
+    ed.click("Crate");
+    ed.click_cell(c("b7"), PointerButton::Primary);
+    ed.key(Modifiers::NONE, Key::A);
+    ed.drag(&[c("a7"), c("b6")], PointerButton::Primary);
+    ed.key(Modifiers::COMMAND, Key::C);
+    ed.key(Modifiers::NONE, Key::Z);
+    assert!(ed.app().status().contains("turned a quarter clockwise (2 × 2)"), "{}", ed.app().status());
+    assert!(ed.app().stamp().is_some(), "pasting the turned copy");
+    ed.click_cell(c("f4"), PointerButton::Primary);
+    // Turned: ".#" over ".i", top-left on f4.
+    let level = ed.level().clone();
+    assert!(level.walls.has(c("g4")) && !level.walls.has(c("f4")), "the wall turned to the top right");
+    assert!(
+        level.crates.contains_key(&c("g3")) && !level.crates.contains_key(&c("f3")),
+        "the crate below it"
+    );
+    ed.key(Modifiers::NONE, Key::X);
+    ed.click_cell(c("a3"), PointerButton::Primary);
+    assert!(
+        ed.level().walls.has(c("a3")) && ed.level().crates.contains_key(&c("a2")),
+        "flipped left to right"
+    );
+    ed.key(Modifiers::NONE, Key::Y);
+    ed.click_cell(c("h8"), PointerButton::Primary);
+    assert!(
+        ed.level().crates.contains_key(&c("h8")) && ed.level().walls.has(c("h7")),
+        "flipped top to bottom"
+    );
+}

@@ -359,6 +359,12 @@ pub enum Command {
     Paste,
     /// Place the copied region with its top-left corner on a cell.
     PasteAt(Cell),
+    /// Mirror the copied region left to right before pasting it.
+    FlipStampFiles,
+    /// Mirror the copied region top to bottom before pasting it.
+    FlipStampRanks,
+    /// Turn the copied region a quarter clockwise before pasting it.
+    RotateStamp,
     /// End pasting, or clear the selection.
     Deselect,
     /// A dialog's choice.
@@ -468,6 +474,9 @@ impl Command {
             Command::Cut => "Cut".into(),
             Command::Paste => "Paste".into(),
             Command::PasteAt(cell) => format!("Paste at {cell}"),
+            Command::FlipStampFiles => "Flip the copy left–right".into(),
+            Command::FlipStampRanks => "Flip the copy top–bottom".into(),
+            Command::RotateStamp => "Turn the copy clockwise".into(),
             Command::Deselect => "Deselect".into(),
             Command::SetZoom(_) => "Zoom and pan".into(),
             Command::SetSpeed(_) => "Speed".into(),
@@ -558,6 +567,9 @@ impl Command {
             | Command::Cut
             | Command::Paste
             | Command::PasteAt(_)
+            | Command::FlipStampFiles
+            | Command::FlipStampRanks
+            | Command::RotateStamp
             | Command::Deselect => Scope::Edit,
         }
     }
@@ -592,6 +604,10 @@ impl Command {
             Command::Copy => key(ctrl, Key::C),
             Command::Cut => key(ctrl, Key::X),
             Command::Paste => key(ctrl, Key::V),
+            // Tiled's keys for a stamp.
+            Command::FlipStampFiles => key(Modifiers::NONE, Key::X),
+            Command::FlipStampRanks => key(Modifiers::NONE, Key::Y),
+            Command::RotateStamp => key(Modifiers::NONE, Key::Z),
             Command::Deselect => key(Modifiers::NONE, Key::Escape),
             Command::Redo => key(ctrl, Key::Y),
             Command::SetTool(tool) => Some(tool.shortcut()),
@@ -656,6 +672,9 @@ impl Command {
             Command::Copy,
             Command::Cut,
             Command::Paste,
+            Command::FlipStampFiles,
+            Command::FlipStampRanks,
+            Command::RotateStamp,
             Command::Deselect,
         ];
         all.extend(Tool::ALL.map(Command::SetTool));

@@ -302,6 +302,36 @@ pub struct Region {
 }
 
 impl Region {
+    /// The region mirrored left to right (Tiled's X on a stamp).
+    #[must_use]
+    pub fn flipped_files(&self) -> Region {
+        let w = usize::from(self.width.max(1));
+        let tiles = self.tiles.chunks(w).flat_map(|row| row.iter().rev().copied()).collect();
+        Region { tiles, ..self.clone() }
+    }
+
+    /// The region mirrored top to bottom (Tiled's Y on a stamp).
+    #[must_use]
+    pub fn flipped_ranks(&self) -> Region {
+        let w = usize::from(self.width.max(1));
+        let tiles = self.tiles.chunks(w).rev().flatten().copied().collect();
+        Region { tiles, ..self.clone() }
+    }
+
+    /// The region turned a quarter clockwise as the board is drawn (Tiled's
+    /// Z on a stamp): its width and height swap.
+    #[must_use]
+    pub fn rotated(&self) -> Region {
+        let (w, h) = (usize::from(self.width), usize::from(self.height));
+        // Row r of the turned region (top first) is column r of this one,
+        // read from the bottom row up.
+        let tiles = (0..w)
+            .flat_map(|r| (0..h).rev().map(move |c| (r, c)))
+            .map(|(r, c)| self.tiles[c * w + r])
+            .collect();
+        Region { width: self.height, height: self.width, tiles }
+    }
+
     /// The region as map rows, top rank first: `#` a wall, `.` floor, and
     /// a crate by its stage's letter (`i`ntact, `c`racked, `r`ubble,
     /// `s`plinters), each row ending with a newline.
@@ -545,6 +575,28 @@ mod tests {
         level.apply(EditOp::ToggleGoal(Player::Two, c("a9")), Mirror::Off);
         level.apply(EditOp::Erase(c("e9")), Mirror::Off);
         assert!(!level.goal_cells(Player::Two).has(c("e9")));
+    }
+
+    #[test]
+    fn a_stamp_flips_and_turns_as_drawn() {
+        let mut level = Level::new("stamp", 5, 5);
+        level.walls.insert(Cell::new(0, 4));
+        level.crates.insert(Cell::new(1, 4), Stage::Cracked);
+        level.walls.insert(Cell::new(0, 3));
+        // a5 and b5 over a4: "#c" over "#.".
+        let region = level.copy_region(Cell::new(0, 4), Cell::new(1, 3));
+        assert_eq!(region.text(), "#c\n#.\n");
+        assert_eq!(region.flipped_files().text(), "c#\n.#\n");
+        assert_eq!(region.flipped_ranks().text(), "#.\n#c\n");
+        assert_eq!(region.rotated().text(), "##\n.c\n");
+        let tall = level.copy_region(Cell::new(0, 4), Cell::new(0, 2));
+        assert_eq!((tall.width, tall.height), (1, 3));
+        assert_eq!(tall.rotated().text(), ".##\n");
+        assert_eq!((tall.rotated().width, tall.rotated().height), (3, 1));
+        // Four turns, or two flips, give the stamp back.
+        assert_eq!(region.rotated().rotated().rotated().rotated(), region);
+        assert_eq!(region.flipped_files().flipped_files(), region);
+        assert_eq!(region.rotated().rotated(), region.flipped_files().flipped_ranks());
     }
 
     #[test]

@@ -601,6 +601,20 @@ impl EditorApp {
                     "Pasting: click where the region's top-left corner goes (Esc or a right click stops).",
                 );
             }
+            Command::FlipStampFiles | Command::FlipStampRanks | Command::RotateStamp => {
+                let Some(region) = self.clipboard.take() else { return };
+                let (region, done) = match command {
+                    Command::FlipStampFiles => (region.flipped_files(), "flipped left to right"),
+                    Command::FlipStampRanks => (region.flipped_ranks(), "flipped top to bottom"),
+                    _ => (region.rotated(), "turned a quarter clockwise"),
+                };
+                self.say(format!(
+                    "The copy is {done} ({} × {}): click where its top-left corner goes.",
+                    region.width, region.height
+                ));
+                self.clipboard = Some(region);
+                self.pasting = true;
+            }
             Command::PasteAt(at) => {
                 let Some(region) = self.clipboard.clone() else { return };
                 let mut changed = 0;
@@ -730,7 +744,13 @@ impl EditorApp {
             Command::Copy | Command::Cut if self.selection.is_none() => {
                 Some("Nothing is selected: drag a rectangle with the Select tool (A).")
             }
-            Command::Paste | Command::PasteAt(_) if self.clipboard.is_none() => {
+            Command::Paste
+            | Command::PasteAt(_)
+            | Command::FlipStampFiles
+            | Command::FlipStampRanks
+            | Command::RotateStamp
+                if self.clipboard.is_none() =>
+            {
                 Some("Nothing is copied: select a region with the Select tool (A), then Ctrl+C.")
             }
             Command::StopGenerating if self.generating.is_none() => Some("No level is being generated."),

@@ -337,6 +337,9 @@ impl View<'_> {
                 self.command_button(ui, Command::Cut);
                 self.command_button(ui, Command::Copy);
                 self.command_button(ui, Command::Paste);
+                self.command_button(ui, Command::FlipStampFiles);
+                self.command_button(ui, Command::FlipStampRanks);
+                self.command_button(ui, Command::RotateStamp);
                 self.command_button(ui, Command::Deselect);
                 ui.separator();
                 for tool in Tool::ALL {
