@@ -2175,3 +2175,48 @@ fn a_copy_flips_and_turns_before_it_is_pasted() {
         "flipped top to bottom"
     );
 }
+
+/// A level dragged by its name in the list moves there (Tiled, LDtk), one
+/// undo step, and stays the level being edited.
+#[test]
+fn a_level_dragged_in_the_list_moves_there() {
+    let mut ed = flawed_editor();
+    let ids = |ed: &Editor| ed.app().doc().pack.levels.iter().map(|l| l.id.clone()).collect::<Vec<_>>();
+    let before = ids(&ed);
+    assert_eq!(before[0], "unfair-race");
+    let tiny = before.iter().position(|id| id == "tiny").unwrap();
+    let from = ed.harness.get_by_label("tiny · Tiny").rect().center();
+    let onto = ed.harness.get_by_label("chokepoints · Chokepoints").rect();
+    // Above the middle of the second row: between the first and second.
+    let to = egui::pos2(from.x, onto.top() + 2.0);
+    ed.harness.event(Event::PointerMoved(from));
+    ed.harness.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    ed.settle();
+    for step in 1..=10 {
+        let t = step as f32 / 10.0;
+        ed.harness.event(Event::PointerMoved(from + (to - from) * t));
+        ed.settle();
+    }
+    ed.harness.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    ed.settle();
+    let after = ids(&ed);
+    assert_eq!(after[1], "tiny", "{after:?}");
+    assert_eq!(after.len(), before.len());
+    assert_eq!(ed.level().id, before[0], "the level being edited stays so");
+    let mut expected = before.clone();
+    let moved = expected.remove(tiny);
+    expected.insert(1, moved);
+    assert_eq!(after, expected);
+    ed.key(Modifiers::COMMAND, Key::Z);
+    assert_eq!(ids(&ed), before, "one undo step");
+}

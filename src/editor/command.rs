@@ -348,6 +348,14 @@ pub enum Command {
     ApplyFix(usize),
     /// Stop generating a level.
     StopGenerating,
+    /// Move a level from one place in the list to another (a drag in the
+    /// level list).
+    MoveLevel {
+        /// Its index now.
+        from: usize,
+        /// Its index after the move.
+        to: usize,
+    },
     /// Select the rectangle spanned by two cells, or nothing.
     Select(Option<(Cell, Cell)>),
     /// Copy the selected region's walls, floor and crates.
@@ -474,6 +482,7 @@ impl Command {
             Command::Cut => "Cut".into(),
             Command::Paste => "Paste".into(),
             Command::PasteAt(cell) => format!("Paste at {cell}"),
+            Command::MoveLevel { from, to } => format!("Move level {} to place {}", from + 1, to + 1),
             Command::FlipStampFiles => "Flip the copy left–right".into(),
             Command::FlipStampRanks => "Flip the copy top–bottom".into(),
             Command::RotateStamp => "Turn the copy clockwise".into(),
@@ -554,6 +563,7 @@ impl Command {
             | Command::DeleteLevel
             | Command::MoveLevelUp
             | Command::MoveLevelDown
+            | Command::MoveLevel { .. }
             | Command::Resize(..)
             | Command::ClearLevel
             | Command::SelectFinding(_)

@@ -502,6 +502,27 @@ impl EditorApp {
                 pack.levels.swap(*current, *current + 1);
                 *current += 1;
             }),
+            Command::MoveLevel { from, to } => {
+                let levels = self.doc.pack.levels.len();
+                if from >= levels || to >= levels || from == to {
+                    return;
+                }
+                self.doc.edit(|pack, current| {
+                    let level = pack.levels.remove(from);
+                    pack.levels.insert(to, level);
+                    // The level being edited stays the one being edited.
+                    *current = if *current == from {
+                        to
+                    } else if from < *current && *current <= to {
+                        *current - 1
+                    } else if to <= *current && *current < from {
+                        *current + 1
+                    } else {
+                        *current
+                    };
+                });
+                self.say(format!("Moved the level to place {} of {levels}.", to + 1));
+            }
             Command::SelectLevel(i) => {
                 self.doc.select(i);
                 self.selection = None;

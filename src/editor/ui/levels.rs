@@ -45,6 +45,10 @@ impl View<'_> {
         }
         ui.separator();
         ScrollArea::vertical().id_salt("level-list").max_height(ui.available_height() * 0.7).show(ui, |ui| {
+            // Each row's rectangle, and the row dragged by its name, if
+            // any: dropping it between two rows moves the level there.
+            let mut rows: Vec<egui::Rect> = Vec::new();
+            let mut dragged: Option<(usize, bool)> = None;
             for i in 0..app.doc().pack.levels.len() {
                 let status = self.level_status(i);
                 let (meaning, color) = match status {
@@ -54,7 +58,7 @@ impl View<'_> {
                 };
                 let level = &app.doc().pack.levels[i];
                 let text = format!("{} · {}", level.id, level.name);
-                ui.horizontal(|ui| {
+                let row = ui.horizontal(|ui| {
                     // A painted mark: no glyph a font might lack.
                     let (rect, mark) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), Sense::hover());
                     ui.painter().circle_filled(rect.center(), 5.0, color);
@@ -67,13 +71,39 @@ impl View<'_> {
                     if thumb.on_hover_text(format!("{} × {}", level.width, level.height)).clicked() {
                         self.command(Command::SelectLevel(i));
                     }
-                    // Long names are cut short to the panel's width, whole on hover.
+                    // Long names are cut short to the panel's width, whole on
+                    // hover; dragged by its name, the level moves in the list.
                     let button = egui::Button::selectable(i == app.doc().current, text.as_str())
-                        .wrap_mode(egui::TextWrapMode::Truncate);
-                    if ui.add(button).on_hover_text(&text).clicked() {
+                        .wrap_mode(egui::TextWrapMode::Truncate)
+                        .sense(Sense::click_and_drag());
+                    let response =
+                        ui.add(button).on_hover_text(format!("{text}\nDrag to move it in the list."));
+                    if response.clicked() {
                         self.command(Command::SelectLevel(i));
                     }
+                    if response.dragged() {
+                        dragged = Some((i, false));
+                    } else if response.drag_stopped() {
+                        dragged = Some((i, true));
+                    }
                 });
+                rows.push(row.response.rect);
+            }
+            if let Some((from, dropped)) = dragged
+                && let Some(pointer) = ui.ctx().pointer_latest_pos()
+            {
+                // The gap the pointer is nearest: before row `gap`.
+                let gap = rows.iter().position(|r| pointer.y < r.center().y).unwrap_or(rows.len());
+                let to = if gap > from { gap - 1 } else { gap };
+                if dropped {
+                    if to != from {
+                        self.command(Command::MoveLevel { from, to });
+                    }
+                } else if let (Some(first), Some(last)) = (rows.first(), rows.last()) {
+                    let y = rows.get(gap).map_or(last.bottom(), |r| r.top());
+                    let line = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
+                    ui.painter().hline(first.left()..=first.right(), y, line);
+                }
             }
         });
         // The legend of the status marks.
