@@ -2220,3 +2220,34 @@ fn a_level_dragged_in_the_list_moves_there() {
     ed.key(Modifiers::COMMAND, Key::Z);
     assert_eq!(ids(&ed), before, "one undo step");
 }
+
+/// The undo history (View ▸ Undo history, as in Tiled) names each step by
+/// what it did; a click on a step goes to the state after it, undoing or
+/// redoing as many steps as it takes.
+#[test]
+fn the_undo_history_names_each_step_and_goes_to_any() {
+    let mut ed = flawed_editor();
+    ed.select_level("unfair-race");
+    let opened = ed.level().clone();
+    ed.click("Wall brush");
+    ed.click_cell(c("a7"), PointerButton::Primary);
+    ed.click("Crate");
+    ed.click_cell(c("b7"), PointerButton::Primary);
+    ed.drag(&[c("c6"), c("e6")], PointerButton::Primary);
+    let last = ed.level().clone();
+    ed.send(Command::ToggleHistory);
+    assert!(ed.app().showing_history());
+    for label in ["Opened", "Wall on a7", "Crate on b7", "Crate on c6"] {
+        assert!(ed.harness.query_by_label(label).is_some(), "{label} is listed");
+    }
+    ed.click("Opened");
+    assert_eq!(ed.level(), &opened, "back to the pack as opened");
+    assert!(ed.harness.query_by_label("Crate on c6").is_some(), "undone steps stay listed");
+    ed.click("Crate on b7");
+    assert!(ed.level().walls.has(c("a7")) && ed.level().crates.contains_key(&c("b7")));
+    assert!(!ed.level().crates.contains_key(&c("c6")), "the stroke after it stays undone");
+    ed.click("Crate on c6");
+    assert_eq!(ed.level(), &last, "the stroke, three crates, is one step");
+    ed.send(Command::ToggleHistory);
+    assert!(ed.harness.query_by_label("Wall on a7").is_none(), "closed");
+}

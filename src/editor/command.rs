@@ -348,6 +348,11 @@ pub enum Command {
     ApplyFix(usize),
     /// Stop generating a level.
     StopGenerating,
+    /// Undo or redo until this many steps of the undo history are done
+    /// (a click in the history).
+    UndoTo(usize),
+    /// Show or hide the undo history.
+    ToggleHistory,
     /// Move a level from one place in the list to another (a drag in the
     /// level list).
     MoveLevel {
@@ -482,6 +487,8 @@ impl Command {
             Command::Cut => "Cut".into(),
             Command::Paste => "Paste".into(),
             Command::PasteAt(cell) => format!("Paste at {cell}"),
+            Command::UndoTo(done) => format!("Go to step {done} of the history"),
+            Command::ToggleHistory => "Undo history".into(),
             Command::MoveLevel { from, to } => format!("Move level {} to place {}", from + 1, to + 1),
             Command::FlipStampFiles => "Flip the copy left–right".into(),
             Command::FlipStampRanks => "Flip the copy top–bottom".into(),
@@ -524,6 +531,7 @@ impl Command {
             | Command::ZoomOut
             | Command::FitBoard
             | Command::Dialog(_)
+            | Command::ToggleHistory
             | Command::SetZoom(_) => Scope::Both,
             Command::NewGame
             | Command::Play(_)
@@ -564,6 +572,7 @@ impl Command {
             | Command::MoveLevelUp
             | Command::MoveLevelDown
             | Command::MoveLevel { .. }
+            | Command::UndoTo(_)
             | Command::Resize(..)
             | Command::ClearLevel
             | Command::SelectFinding(_)

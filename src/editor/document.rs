@@ -12,6 +12,8 @@ struct Snapshot {
     pack: Pack,
     current: usize,
     revision: u64,
+    /// What the step from this state did (the undo history's entry).
+    label: String,
 }
 
 /// The pack being edited.
@@ -34,6 +36,8 @@ pub struct Document {
     stroke_mark: bool,
     /// The text field whose typing merges into one undo step.
     typing: Option<&'static str>,
+    /// What the next undo step will be called in the history.
+    next_label: String,
 }
 
 /// A number no earlier call of this run returned: a revision no document
@@ -66,6 +70,7 @@ impl Document {
             in_stroke: false,
             stroke_mark: false,
             typing: None,
+            next_label: String::new(),
         }
     }
 
@@ -92,13 +97,40 @@ impl Document {
             .map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned())
     }
 
-    fn snapshot(&self) -> Snapshot {
-        Snapshot { pack: self.pack.clone(), current: self.current, revision: self.revision }
+    fn snapshot(&self, label: String) -> Snapshot {
+        Snapshot { pack: self.pack.clone(), current: self.current, revision: self.revision, label }
+    }
+
+    /// Names the next undo step, as the undo history lists it.
+    pub fn label_next(&mut self, label: impl Into<String>) {
+        self.next_label = label.into();
+    }
+
+    /// The undo history: the steps done, oldest first, and the steps undone
+    /// that redo would bring back, the next first.
+    #[must_use]
+    pub fn history(&self) -> (Vec<&str>, Vec<&str>) {
+        (
+            self.undo.iter().map(|s| s.label.as_str()).collect(),
+            self.redo.iter().rev().map(|s| s.label.as_str()).collect(),
+        )
+    }
+
+    /// Undoes or redoes until `done` steps are done (the undo history's
+    /// click).
+    pub fn go_to(&mut self, done: usize) {
+        while self.undo.len() > done && self.can_undo() {
+            self.undo();
+        }
+        while self.undo.len() < done && self.can_redo() {
+            self.redo();
+        }
     }
 
     fn checkpoint(&mut self) {
         self.typing = None;
-        self.undo.push(self.snapshot());
+        let label = std::mem::take(&mut self.next_label);
+        self.undo.push(self.snapshot(if label.is_empty() { "Edit".to_owned() } else { label }));
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
         }
@@ -191,7 +223,7 @@ impl Document {
     /// Undoes the last step.
     pub fn undo(&mut self) {
         if let Some(previous) = self.undo.pop() {
-            let now = self.snapshot();
+            let now = self.snapshot(previous.label.clone());
             self.redo.push(now);
             self.restore(previous);
         }
@@ -200,7 +232,7 @@ impl Document {
     /// Redoes the last undone step.
     pub fn redo(&mut self) {
         if let Some(next) = self.redo.pop() {
-            let now = self.snapshot();
+            let now = self.snapshot(next.label.clone());
             self.undo.push(now);
             self.restore(next);
         }

@@ -63,6 +63,8 @@ pub struct EditorApp {
     overlays: RefCell<HashMap<u64, Arc<Overlays>>>,
     /// The balance estimate of each level content met (a millisecond each).
     estimates: RefCell<HashMap<u64, Option<crate::ai::estimate::Estimate>>>,
+    /// Whether the undo history window is open.
+    show_history: bool,
     problems: RefCell<(u64, Arc<Vec<Problem>>)>,
     /// The solver's forced win from the start per level content (asked
     /// only of levels that expect one).
@@ -87,6 +89,31 @@ pub struct EditorApp {
     clipboard: Option<Region>,
     /// Whether the copied region follows the pointer, to be placed.
     pasting: bool,
+}
+
+/// How the undo history names the step a command makes: a tool's edit by
+/// what it did and where, anything else by the command's name.
+fn history_label(command: &Command) -> String {
+    use crate::level::edit::EditOp;
+    let Command::Paint(op) = command else { return command.label() };
+    match *op {
+        EditOp::Wall(cell, true) => format!("Wall on {cell}"),
+        EditOp::Wall(cell, false) => format!("Floor on {cell}"),
+        EditOp::Rectangle(a, b, true) => format!("Walls over {a}–{b}"),
+        EditOp::Rectangle(a, b, false) => format!("Floor over {a}–{b}"),
+        EditOp::Fill(cell, true) => format!("Fill with walls from {cell}"),
+        EditOp::Fill(cell, false) => format!("Fill with floor from {cell}"),
+        EditOp::Start(player, cell) => format!("Start of {player} on {cell}"),
+        EditOp::ToggleGoal(player, cell) => format!("Goal cell {cell} of {player}"),
+        EditOp::GoalRank(player, rank) => format!("Goals of {player} on rank {}", rank + 1),
+        EditOp::DefaultGoals(player) => format!("Default goals of {player}"),
+        EditOp::Flag(cell) => format!("Flag on {cell}"),
+        EditOp::Crate(cell, Some(_)) => format!("Crate on {cell}"),
+        EditOp::Crate(cell, None) => format!("Crate off {cell}"),
+        EditOp::Erase(cell) => format!("Erase {cell}"),
+        EditOp::Resize(w, h) => format!("Resize to {w} × {h}"),
+        EditOp::Clear => "Clear the level".to_owned(),
+    }
 }
 
 fn level_key(level: &Level, rules: &Rules) -> u64 {
@@ -133,6 +160,7 @@ impl EditorApp {
             cache: RefCell::new(HashMap::new()),
             overlays: RefCell::new(HashMap::new()),
             estimates: RefCell::new(HashMap::new()),
+            show_history: false,
             problems: RefCell::new((u64::MAX, Arc::new(Vec::new()))),
             solved: RefCell::new(HashMap::new()),
             pending: Vec::new(),
@@ -266,6 +294,12 @@ impl EditorApp {
         *estimates.entry(key).or_insert_with(|| {
             level.start_state(rules).ok().and_then(|start| crate::ai::estimate::estimate(&start))
         })
+    }
+
+    /// Whether the undo history window is open.
+    #[must_use]
+    pub const fn showing_history(&self) -> bool {
+        self.show_history
     }
 
     /// The board's overlays of `level`, computed once per content.
@@ -417,7 +451,13 @@ impl EditorApp {
             self.say(why);
             return;
         }
+        self.doc.label_next(history_label(&command));
         match command {
+            Command::UndoTo(done) => {
+                self.doc.go_to(done);
+                self.selected_finding = None;
+            }
+            Command::ToggleHistory => self.show_history = !self.show_history,
             Command::New => self.after_unsaved(Then::New, ctx),
             Command::Open => self.after_unsaved(Then::Open(None), ctx),
             Command::OpenRecent(path) => self.after_unsaved(Then::Open(Some(path)), ctx),

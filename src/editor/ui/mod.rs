@@ -182,7 +182,41 @@ impl View<'_> {
                 .show(ui, |ui| side_scroll(ui, "inspector", |ui| self.inspector_ui(ui)));
             CentralPanel::default().show(ui, |ui| self.board_ui(ui));
         }
+        if app.showing_history() {
+            self.history_ui(ctx);
+        }
         self.modal_ui(ctx);
+    }
+
+    /// The undo history (Tiled's): the steps done, oldest first, under
+    /// the opened pack, and those undone, greyed; a click goes to the state
+    /// after that step, undoing or redoing as many steps as it takes.
+    fn history_ui(&mut self, ctx: &egui::Context) {
+        let app = self.app;
+        let (done, undone) = app.doc().history();
+        let mut open = true;
+        egui::Window::new("Undo history")
+            .open(&mut open)
+            .default_width(240.0)
+            .default_pos([300.0, 120.0])
+            .show(ctx, |ui| {
+                ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+                    let now = done.len();
+                    let entries =
+                        std::iter::once("Opened").chain(done.iter().copied()).chain(undone.iter().copied());
+                    for (step, label) in entries.enumerate() {
+                        let text =
+                            if step > now { RichText::new(label).weak() } else { RichText::new(label) };
+                        let response = ui.add(Button::selectable(step == now, text));
+                        if response.clicked() && step != now {
+                            self.command(Command::UndoTo(step));
+                        }
+                    }
+                });
+            });
+        if !open {
+            self.command(Command::ToggleHistory);
+        }
     }
 
     /// The keys of the one shortcut table, in editing and in play alike.
@@ -380,6 +414,11 @@ impl View<'_> {
                 self.command_button(ui, Command::ZoomIn);
                 self.command_button(ui, Command::ZoomOut);
                 self.command_button(ui, Command::FitBoard);
+                ui.separator();
+                let button = Button::selectable(app.showing_history(), Command::ToggleHistory.label());
+                if self.command_widget(ui, Command::ToggleHistory, button, None) {
+                    ui.close();
+                }
             });
         });
     }
