@@ -662,14 +662,34 @@ fn balance_verdict_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck) {
     }
     let good = check.verdict == BalanceVerdict::Balanced && !check.stall_prone;
     let color = if good { GREEN } else { Color32::from_rgb(200, 60, 40) };
-    let mut verdict = capitalized(&check.summary_without_near_edge());
+    let (summary, settings) = plain_agents(&check.summary_without_near_edge());
+    let mut verdict = capitalized(&summary);
     if check.interrupted {
         verdict.push_str(" (cancelled: from the games played so far)");
     }
-    ui.label(RichText::new(verdict).strong().color(color));
+    let label = ui.label(RichText::new(verdict).strong().color(color));
+    if !settings.is_empty() {
+        label.on_hover_text(settings.join("\n"));
+    }
     if let Some(note) = check.near_edge_note() {
         ui.label(RichText::new(capitalized(&note) + ".").color(Color32::from_rgb(200, 140, 0)));
     }
+}
+
+/// `text` with each named agent's settings left out, "expert
+/// (alphabeta:4:40000)" read as "expert", as a designer knows them; and
+/// the settings of those named, one line each, for a tooltip.
+fn plain_agents(text: &str) -> (String, Vec<String>) {
+    let mut plain = text.to_owned();
+    let mut settings = Vec::new();
+    for (name, agent) in crate::ai::Agent::named() {
+        let labelled = agent.label();
+        if plain.contains(&labelled) {
+            plain = plain.replace(&labelled, name);
+            settings.push(format!("{name}: {agent}"));
+        }
+    }
+    (plain, settings)
 }
 
 /// `text` with its first letter made upper case.
@@ -682,7 +702,11 @@ fn capitalized(text: &str) -> String {
 fn balance_runs_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<crate::sim::GameResult>]) {
     for (report, results) in check.runs.iter().zip(games) {
         ui.separator();
-        ui.label(RichText::new(format!("{} against {}", report.agents[0], report.agents[1])).strong());
+        let (pairing, settings) = plain_agents(&format!("{} against {}", report.agents[0], report.agents[1]));
+        let label = ui.label(RichText::new(pairing).strong());
+        if !settings.is_empty() {
+            label.on_hover_text(settings.join("\n"));
+        }
         balance_report_ui(ui, report, results);
     }
 }
@@ -928,7 +952,21 @@ fn paint_decisions(
 
 #[cfg(test)]
 mod tests {
-    use super::even_marks;
+    use super::{even_marks, plain_agents};
+
+    /// The verdict names the agents as a designer knows them; the engine
+    /// settings go to the tooltip.
+    #[test]
+    fn verdicts_name_agents_without_their_settings() {
+        let text = "balanced: the first player's interval lies within 40–60% under expert (alphabeta:4:40000) and deep (alphabeta:6:150000)";
+        let (plain, settings) = plain_agents(text);
+        assert_eq!(plain, "balanced: the first player's interval lies within 40–60% under expert and deep");
+        assert!(!plain.contains("alphabeta"));
+        assert_eq!(settings, ["expert: alphabeta:4:40000", "deep: alphabeta:6:150000"]);
+        // An agent without a name keeps its settings: they are its name.
+        let (plain, settings) = plain_agents("under alphabeta:5:1000 and greedy");
+        assert_eq!((plain.as_str(), settings.len()), ("under alphabeta:5:1000 and greedy", 0));
+    }
 
     #[test]
     fn count_axes_are_marked_in_whole_steps_through_the_top() {
