@@ -405,20 +405,24 @@ impl BalanceCheck {
                 } else {
                     format!("{mine} steps against {theirs}")
                 };
+                let (on, against) = (
+                    race.legs[ahead.index()].reaches_flag_on_action,
+                    race.legs[behind.index()].reaches_flag_on_action,
+                );
                 why.push(format!(
-                    "{ahead} reaches the flag {} action(s) sooner ({steps}){}.",
-                    race.lead,
+                    "{ahead} reaches the flag {} sooner, on action {on} against {against}, the players taking turns ({steps}){}.",
+                    if race.lead == 1 { "1 action".to_owned() } else { format!("{} actions", race.lead) },
                     if sure { format!("; no crate of {behind} can delay it (A012)") } else { String::new() }
                 ));
             } else if self.favoured.is_some() {
                 why.push(format!(
-                    "{ahead} reaches the flag {} action(s) sooner, yet the games favour {behind}: the race does not explain this level.",
-                    race.lead
+                    "{ahead} reaches the flag {} sooner, yet the games favour {behind}: the race does not explain this level.",
+                    if race.lead == 1 { "1 action".to_owned() } else { format!("{} actions", race.lead) }
                 ));
             } else {
                 why.push(format!(
-                    "{ahead} reaches the flag {} action(s) sooner; the games do not turn that into a clear edge.",
-                    race.lead
+                    "{ahead} reaches the flag {} sooner; the games do not turn that into a clear edge.",
+                    if race.lead == 1 { "1 action".to_owned() } else { format!("{} actions", race.lead) }
                 ));
             }
         }

@@ -287,7 +287,8 @@ impl View<'_> {
         egui::CollapsingHeader::new("Balance").default_open(false).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if let Some(sandbox) = app.sandbox() {
-                    let label = ui.label(if sandbox.balance_fixed { "Games" } else { "At most" });
+                    let label =
+                        ui.label(if sandbox.balance_fixed { "Games per pairing" } else { "At most, per pairing" });
                     let mut games = sandbox.balance_games;
                     ui.add(egui::DragValue::new(&mut games).range(2..=20_000))
                         .labelled_by(label.id)
@@ -305,7 +306,9 @@ impl View<'_> {
                         self.command(Command::SetBalanceFixed(fixed));
                     }
                     let mut choice = sandbox.balance_choice;
-                    let label = ui.label("Both sides");
+                    let label = ui.label("Agents").on_hover_text(
+                        "Who plays both sides of every game: the default check's two strong pairings, or one pairing of your choice",
+                    );
                     let chosen = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].0;
                     egui::ComboBox::from_id_salt("balance-agent")
                         .selected_text(chosen)
@@ -329,11 +332,12 @@ impl View<'_> {
             let Some(sandbox) = app.sandbox() else { return };
             if let Some(run) = &sandbox.balance {
                 let (done, total) = run.progress();
-                let at_most = if sandbox.balance_fixed { "" } else { " at most" };
-                ui.add(
-                    egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                        .text(format!("{done} / {total} games{at_most}")),
-                );
+                let text = if sandbox.balance_fixed {
+                    format!("{done} of {total} games, all pairings")
+                } else {
+                    format!("{done} games of at most {total}, all pairings (each stops at its verdict)")
+                };
+                ui.add(egui::ProgressBar::new(done as f32 / total.max(1) as f32).text(text));
                 let tests = sandbox.balance_live.lock().map(|t| t.clone()).unwrap_or_default();
                 let plan = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
                 live_tests_ui(ui, &plan, &tests);
@@ -473,13 +477,13 @@ impl View<'_> {
         let pct = |x: f64| format!("{:.0}", 100.0 * x);
         let b = found.before;
         ui.label(format!(
-            "As it is, the first player scores {}% [{}–{}] in {} quick games (expert). {} candidates kept the level valid with no new warning; {} were played.{}",
+            "As it is, the first player scores {}% [{}–{}] in {} quick games (expert). {} kept the level valid with no new warning; {} played.{}",
             pct(b.rate),
             pct(b.low),
             pct(b.high),
             found.before_games,
-            found.screened,
-            found.played,
+            counted(found.screened, "candidate", "candidates"),
+            if found.played == 1 { "1 was".to_owned() } else { format!("{} were", found.played) },
             if found.interrupted { " Stopped: the proposals so far." } else { "" }
         ));
         if found.proposals.is_empty() {
@@ -652,10 +656,15 @@ fn balance_verdict_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck) {
     if let Some(forced) = &check.forced_win {
         ui.label(
             RichText::new(format!(
-                "Settled by the solver: {} forces a win in {} actions ({}). The games below do not change that.",
+                "Settled by the solver: {} forces a win in {} actions ({}).{}",
                 forced.player,
                 forced.line.len(),
-                crate::rules::format_actions(&forced.line)
+                crate::rules::format_actions(&forced.line),
+                if check.runs.iter().any(|r| r.games > 0) {
+                    " The games below do not change that."
+                } else {
+                    ""
+                }
             ))
             .strong(),
         );
@@ -690,6 +699,11 @@ fn plain_agents(text: &str) -> (String, Vec<String>) {
         }
     }
     (plain, settings)
+}
+
+/// `n` and the noun that goes with it: "1 candidate", "3 candidates".
+fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
 /// `text` with its first letter made upper case.
