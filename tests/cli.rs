@@ -572,10 +572,7 @@ fn selfplay_reports_where_games_were_decided() {
         decisions["cells"]["pickup"].as_array().unwrap().iter().map(|c| c["count"].as_u64().unwrap()).sum();
     assert!(pickups >= homes, "a flag is picked up before it comes home");
     let why: Vec<&str> = level["why"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
-    assert!(
-        why.iter().any(|s| s.starts_with("Player 1 reaches the flag 1 action sooner")),
-        "{why:?}"
-    );
+    assert!(why.iter().any(|s| s.starts_with("Player 1 reaches the flag 1 action sooner")), "{why:?}");
     assert!(why.iter().any(|s| s.starts_with("Of 20 games, player 1 won")), "{why:?}");
     // The text report lists the top cells of each.
     pushcrate()

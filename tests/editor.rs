@@ -2251,3 +2251,19 @@ fn the_undo_history_names_each_step_and_goes_to_any() {
     ed.send(Command::ToggleHistory);
     assert!(ed.harness.query_by_label("Wall on a7").is_none(), "closed");
 }
+
+/// At 1280 × 800, with the level panel at its usual width, every rule's
+/// default is shown whole, inside the panel (it was cut to "d…").
+#[test]
+fn the_rules_defaults_fit_the_level_panel() {
+    let mut ed = flawed_editor();
+    ed.click("Pack and rules");
+    let defaults: Vec<egui::Rect> =
+        ed.harness.query_all_by_label_contains("default ").map(|node| node.rect()).collect();
+    assert_eq!(defaults.len(), pushcrate::rules::RuleOption::ALL.len());
+    let panel = ed.harness.get_by_label("Pack and rules").rect();
+    for rect in defaults {
+        assert!(rect.right() <= panel.left() + 272.0, "{rect:?} reaches past the panel");
+        assert!(rect.width() > 40.0, "whole, not cut short: {rect:?}");
+    }
+}

@@ -345,19 +345,20 @@ impl View<'_> {
 }
 
 /// What the board's marks mean: start squares, goal bands, and the
-/// overlays that are on.
+/// overlays that are on, in body text (not the small, grey style, which is
+/// too faint to read on the dark panel at 1280 × 800).
 fn board_key_ui(ui: &mut Ui, sole_path: bool, routes: bool) {
     use crate::editor::board::{paint_sole_dot, player_color};
     ui.horizontal_wrapped(|ui| {
         for p in Player::BOTH {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
             ui.painter().circle_filled(rect.center(), 6.0, player_color(p));
-            ui.small(format!("start {}", p.number()));
+            ui.label(format!("start {}", p.number()));
             let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
             let band =
                 egui::Rect::from_min_size(rect.left_top() + egui::vec2(0.0, 5.0), egui::vec2(14.0, 4.0));
             ui.painter().rect_filled(band, 0.0, player_color(p));
-            ui.small(format!("goal {}", p.number()));
+            ui.label(format!("goal {}", p.number()));
         }
     });
     if sole_path || routes {
@@ -365,7 +366,7 @@ fn board_key_ui(ui: &mut Ui, sole_path: bool, routes: bool) {
             if sole_path {
                 let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                 paint_sole_dot(ui.painter(), rect.center(), 4.5);
-                ui.small("sole-path cell: a route's only way through, no crate may go there");
+                ui.label("sole-path cell: a route's only way through, no crate may go there");
             }
             if routes {
                 for p in Player::BOTH {
@@ -374,7 +375,7 @@ fn board_key_ui(ui: &mut Ui, sole_path: bool, routes: bool) {
                         [rect.left_center(), rect.right_center()],
                         egui::Stroke::new(3.0, player_color(p)),
                     );
-                    ui.small(format!("route {}", p.number()));
+                    ui.label(format!("route {}", p.number()));
                 }
             }
         });

@@ -115,7 +115,7 @@ impl View<'_> {
             ] {
                 let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), Sense::hover());
                 ui.painter().circle_filled(rect.center(), 4.0, color);
-                ui.small(meaning);
+                ui.label(meaning);
             }
         });
         ui.separator();
@@ -142,9 +142,12 @@ impl View<'_> {
         ui.separator();
         ui.label(RichText::new("Rules").strong());
         let defaults = Rules::default();
-        egui::Grid::new("rules").num_columns(3).show(ui, |ui| {
-            for option in RuleOption::ALL {
-                let label = ui.label(option.key());
+        // Each option's name above its value and default: the names are
+        // long, and three columns would cut the defaults off at the panel's
+        // usual width.
+        for option in RuleOption::ALL {
+            let label = ui.label(option.key());
+            ui.horizontal(|ui| {
                 if option == RuleOption::Jump {
                     let mut jump = app.doc().pack.rules.jump;
                     let combo =
@@ -167,8 +170,7 @@ impl View<'_> {
                     }
                     ui.label(format!("default {}", defaults.number(option)));
                 }
-                ui.end_row();
-            }
-        });
+            });
+        }
     }
 }
