@@ -2267,3 +2267,20 @@ fn the_rules_defaults_fit_the_level_panel() {
         assert!(rect.width() > 40.0, "whole, not cut short: {rect:?}");
     }
 }
+
+/// Suggest fixes searches up to the number of edits the designer chooses,
+/// 1 to 3, as `repair --max-edits` does on the command line.
+#[test]
+fn suggest_fixes_takes_the_number_of_edits_from_one_to_three() {
+    let mut ed = flawed_editor();
+    play(&mut ed, "unfair-race");
+    ed.click("Balance");
+    assert!(ed.harness.query_by_label("Edits, at most").is_some());
+    assert_eq!(sandbox(&ed).fix_edits, 1, "one edit by default");
+    ed.send(Command::SetFixEdits(3));
+    assert_eq!(sandbox(&ed).fix_edits, 3);
+    ed.send(Command::SetFixEdits(9));
+    assert_eq!(sandbox(&ed).fix_edits, 3, "at most three");
+    ed.send(Command::SetFixEdits(0));
+    assert_eq!(sandbox(&ed).fix_edits, 1, "at least one");
+}

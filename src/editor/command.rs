@@ -392,6 +392,8 @@ pub enum Command {
     /// Play: the balance check's games a pairing (its cap, or the fixed
     /// count).
     SetBalanceGames(u32),
+    /// Play: the most edits a suggested fix may make, 1 to 3.
+    SetFixEdits(u32),
     /// Play: the balance check plays a fixed count of games, or stops at
     /// its sequential verdict.
     SetBalanceFixed(bool),
@@ -498,6 +500,7 @@ impl Command {
             Command::SetSpeed(_) => "Speed".into(),
             Command::SetAnimate(_) => "Animate".into(),
             Command::SetBalanceGames(_) => "Games per pairing".into(),
+            Command::SetFixEdits(_) => "Edits per fix".into(),
             Command::SetBalanceFixed(_) => "Fixed count".into(),
             Command::SetBalanceChoice(_) => "Both sides".into(),
             Command::ShowDecisions(Some(event)) => format!("Show where {} happened", event.describe()),
@@ -556,6 +559,7 @@ impl Command {
             | Command::SetSpeed(_)
             | Command::SetAnimate(_)
             | Command::SetBalanceGames(_)
+            | Command::SetFixEdits(_)
             | Command::SetBalanceFixed(_)
             | Command::SetBalanceChoice(_)
             | Command::ShowDecisions(_)

@@ -109,6 +109,9 @@ pub struct Kept {
     cancel: Arc<std::sync::atomic::AtomicBool>,
 }
 
+/// The most edits a suggested fix may make, as on the command line.
+const MAX_FIX_EDITS: u32 = 3;
+
 /// A game under way on a level.
 pub struct Sandbox {
     /// The level played, as it was when the game began.
@@ -148,6 +151,9 @@ pub struct Sandbox {
     /// Games of each pairing of the next balance run: its cap when the run
     /// is sequential, else the number played.
     pub balance_games: u32,
+    /// The most edits a suggested fix may make, 1 to 3 (a mirrored pair
+    /// counts as one), as `repair --max-edits`.
+    pub fix_edits: u32,
     /// Whether the next balance run plays a fixed number of games instead
     /// of stopping when the sequential test has its verdict.
     pub balance_fixed: bool,
@@ -227,6 +233,7 @@ impl Sandbox {
             balance: None,
             balance_report: None,
             balance_games: sim::SEQUENTIAL_CAP,
+            fix_edits: 1,
             balance_fixed: false,
             balance_live: Arc::default(),
             balance_choice: 0,
@@ -517,8 +524,12 @@ impl Sandbox {
         }));
     }
 
+    /// The most edits a suggested fix may make in the editor.
+    pub const MAX_FIX_EDITS: u32 = MAX_FIX_EDITS;
+
     /// Starts a search for the smallest edits that make this level
-    /// balanced ([`crate::repair`]: one edit, or a mirrored pair), in the
+    /// balanced ([`crate::repair`]: up to `fix_edits` edits, a mirrored
+    /// pair counting as one), in the
     /// background, confirmed by the balance check the panel has chosen
     /// (the default: expert and deep) with its number of games as the cap.
     pub fn start_fixes(&mut self, seed: u64) {
@@ -527,10 +538,11 @@ impl Sandbox {
         let stage = Arc::clone(&self.fixes_stage);
         let plan = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
         let cap = self.balance_games.div_ceil(2) * 2;
+        let max_edits = self.fix_edits.clamp(1, MAX_FIX_EDITS);
         self.preview = None;
         self.fixes = Some(Job::spawn(0, move |progress| {
             let options =
-                crate::repair::Options { max_edits: 1, seed, plan, cap, ..crate::repair::Options::default() };
+                crate::repair::Options { max_edits, seed, plan, cap, ..crate::repair::Options::default() };
             let tell = |p: crate::repair::Progress| match p {
                 crate::repair::Progress::Stage(text) => {
                     if let Ok(mut s) = stage.lock() {

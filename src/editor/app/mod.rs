@@ -697,6 +697,9 @@ impl EditorApp {
             Command::SetSpeed(speed) => self.with_game(|s| s.speed = speed.clamp(0.5, 20.0)),
             Command::SetAnimate(on) => self.with_game(|s| s.animate = on),
             Command::SetBalanceGames(games) => self.with_game(|s| s.balance_games = games.clamp(2, 20_000)),
+            Command::SetFixEdits(edits) => {
+                self.with_game(|s| s.fix_edits = edits.clamp(1, super::sandbox::Sandbox::MAX_FIX_EDITS));
+            }
             Command::SetBalanceFixed(on) => self.with_game(|s| s.balance_fixed = on),
             Command::ShowDecisions(event) => self.with_game(|s| s.decisions_shown = event),
             Command::RunSkillTrace => self.with_game(|s| s.start_skill_trace(1)),

@@ -462,6 +462,18 @@ impl View<'_> {
             "The smallest edits (a wall, a start square or the flag moved a step, a crate; mirrored pairs on a mirrored level) that the default balance check calls balanced",
         );
         ui.horizontal_wrapped(|ui| {
+            if let Some(sandbox) = app.sandbox() {
+                let label = ui.label("Edits, at most");
+                let mut edits = sandbox.fix_edits;
+                ui.add(egui::DragValue::new(&mut edits).range(1..=crate::editor::sandbox::Sandbox::MAX_FIX_EDITS))
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "The most edits a fix may make, as `pushcrate repair --max-edits`: more edits find fixes for levels further from balance, and take longer (a mirrored pair counts as one)",
+                    );
+                if edits != sandbox.fix_edits {
+                    self.command(Command::SetFixEdits(edits));
+                }
+            }
             self.command_button(ui, Command::SuggestFixes);
             self.command_button(ui, Command::CancelFixes);
         });
