@@ -69,6 +69,13 @@ fn a_start_one_step_too_close_is_moved_back() {
         let after = warnings(&proposal.level);
         assert!(after.iter().all(|code| before.contains(code)), "{:?} brings {after:?}", proposal.edits);
         assert!(proposal.level.start_state(Rules::default()).is_ok());
+        // No proposal is listed that is no nearer 50% than the level as it is.
+        assert!(
+            proposal.is_balanced() || (proposal.score().rate - 0.5).abs() < (found.before.rate - 0.5).abs(),
+            "{} is no better than the level: {:?}",
+            proposal.verdict(found.before),
+            found.before
+        );
     }
 }
 

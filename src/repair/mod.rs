@@ -671,6 +671,9 @@ pub fn repair(
     }
     out.interrupted = stopped();
     let distance = |p: &Proposal| (p.score().rate - 0.5).abs();
+    // A proposal no nearer even than the level as it is is not a fix.
+    let as_it_is = (out.before.rate - 0.5).abs();
+    out.proposals.retain(|p| p.is_balanced() || distance(p) < as_it_is);
     out.proposals.sort_by(|a, b| {
         b.is_balanced()
             .cmp(&a.is_balanced())
