@@ -147,16 +147,13 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> anyhow::Result<u8> {
 impl AnalyzeArgs {
     /// The options that change a sharded run's report, by name.
     fn identity(&self) -> std::collections::BTreeMap<String, String> {
-        [
+        super::shard::options([
             ("deny", format!("{:?}", self.deny)),
             ("budget", self.budget.to_string()),
             ("depth", self.depth.to_string()),
             ("verify", self.verify.to_string()),
             ("balance", self.balance.to_string()),
-        ]
-        .into_iter()
-        .map(|(key, value)| (key.to_owned(), value))
-        .collect()
+        ])
     }
 }
 

@@ -67,7 +67,7 @@ pub struct GenerateArgs {
 impl GenerateArgs {
     /// The options that change the generated levels, by name.
     fn identity(&self) -> std::collections::BTreeMap<String, String> {
-        [
+        super::shard::options([
             ("count", self.count.to_string()),
             ("size", self.size.clone()),
             ("symmetry", self.symmetry.to_string()),
@@ -77,10 +77,7 @@ impl GenerateArgs {
             ("clear-of-edges", self.clear_of_edges.to_string()),
             ("games", self.games.to_string()),
             ("name", format!("{:?}", self.name)),
-        ]
-        .into_iter()
-        .map(|(key, value)| (key.to_owned(), value))
-        .collect()
+        ])
     }
 }
 

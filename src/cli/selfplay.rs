@@ -145,7 +145,7 @@ impl SelfPlayArgs {
     /// that differ in any are not shares of one run.
     fn identity(&self) -> std::collections::BTreeMap<String, String> {
         let agents = self.agents.map(|[a, b]| format!("{a},{b}"));
-        [
+        super::shard::options([
             ("games", format!("{:?}", self.games)),
             ("cap", self.cap.to_string()),
             ("error", self.error.to_string()),
@@ -155,10 +155,7 @@ impl SelfPlayArgs {
             ("seed", self.seed.to_string()),
             ("max-actions", self.max_actions.to_string()),
             ("opening", self.opening.to_string()),
-        ]
-        .into_iter()
-        .map(|(key, value)| (key.to_owned(), value))
-        .collect()
+        ])
     }
 
     /// The sequential test's design from `--error` and `--zone`.

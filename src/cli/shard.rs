@@ -249,6 +249,11 @@ fn pack_json(command: Command, pack: &PackRun) -> Value {
     }
 }
 
+/// The options that identify a run, by name, as a shard report keeps them.
+pub(super) fn options<const N: usize>(pairs: [(&str, String); N]) -> BTreeMap<String, String> {
+    pairs.into_iter().map(|(key, value)| (key.to_owned(), value)).collect()
+}
+
 /// Writes a shard's report to standard output: the parts of its levels,
 /// and what identifies its run.
 pub(super) fn write_shard(run: Run, shard: Shard, options: BTreeMap<String, String>) -> anyhow::Result<()> {
