@@ -787,11 +787,17 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
     }
     // Win rates with their 95% intervals.
     let n = f64::from(report.games.max(1));
-    let rates = [
-        ("Player 1", f64::from(report.wins_by_player[0]) / n, player_color(Player::One)),
-        ("Player 2", f64::from(report.wins_by_player[1]) / n, player_color(Player::Two)),
-        ("Stalls", f64::from(report.stalls) / n, Color32::GRAY),
+    let colors = [
+        player_color(Player::One),
+        player_color(Player::Two),
+        Color32::GRAY,
+        Color32::from_rgb(150, 120, 60),
     ];
+    let rates: Vec<(&str, f64, Color32)> = outcome_shares(report)
+        .into_iter()
+        .zip(colors)
+        .map(|((name, share), color)| (name, share, color))
+        .collect();
     let whisker = ui.visuals().strong_text_color();
     ui.label("Win rates, with 95% intervals");
     Plot::new(("win-rates", report.agents[0].as_str()))
@@ -803,7 +809,7 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         .include_y(1.05)
         // Room beside the outer bars, so that neither is cut at an edge.
         .include_x(-0.7)
-        .include_x(2.7)
+        .include_x(3.7)
         .y_grid_spacer(|input| even_marks(input.bounds, 0.25))
         .y_axis_formatter(|mark, _| format!("{:.0}%", 100.0 * mark.value))
         .y_axis_min_width(34.0)
@@ -811,6 +817,7 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
             0 => "Player 1".into(),
             1 => "Player 2".into(),
             2 => "Stalls".into(),
+            3 => "Draws".into(),
             _ => String::new(),
         })
         .show(ui, |plot| {
@@ -853,6 +860,7 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
     let most = bins.iter().copied().max().unwrap_or(0).max(1);
     let step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].into_iter().find(|s| most / s <= 4).unwrap_or(2000);
     ui.label("Game lengths: games (up) by actions (across)");
+    let across = f64::from(round_step(max.div_ceil(5)));
     Plot::new(("lengths", report.agents[0].as_str()))
         .height(120.0)
         .allow_zoom(false)
@@ -860,12 +868,38 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
         .allow_scroll(false)
         .include_y(0.0)
         .include_y(f64::from(most) * 1.1)
+        .include_x(0.0)
+        .x_grid_spacer(move |input| even_marks(input.bounds, across))
+        .x_axis_formatter(|mark, _| format!("{:.0}", mark.value))
         .y_grid_spacer(move |input| even_marks(input.bounds, f64::from(step)))
         .y_axis_formatter(|mark, _| format!("{:.0}", mark.value))
         .y_axis_min_width(28.0)
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("games", bars).color(Color32::from_rgb(120, 120, 200)));
         });
+}
+
+/// Each outcome's share of a pairing's games, as the win-rate chart
+/// draws them: either player's wins, stalls, and draws (by repetition or
+/// agreement), which add up to every game.
+fn outcome_shares(report: &crate::sim::Report) -> [(&'static str, f64); 4] {
+    let n = f64::from(report.games.max(1));
+    let [one, two] = report.wins_by_player;
+    let draws = report.games.saturating_sub(one + two + report.stalls);
+    [
+        ("Player 1", f64::from(one) / n),
+        ("Player 2", f64::from(two) / n),
+        ("Stalls", f64::from(report.stalls) / n),
+        ("Draws", f64::from(draws) / n),
+    ]
+}
+
+/// The round step (1, 2 or 5 times a power of ten) at least `at_least`.
+fn round_step(at_least: u32) -> u32 {
+    (0..10)
+        .flat_map(|e| [1, 2, 5].map(|m| m * 10u32.pow(e)))
+        .find(|&s| s >= at_least.max(1))
+        .unwrap_or(u32::MAX)
 }
 
 /// Grid marks every `step` from 0 through the plot's top: whole counts or
@@ -978,7 +1012,35 @@ fn paint_decisions(
 
 #[cfg(test)]
 mod tests {
-    use super::{even_marks, plain_agents};
+    use super::{even_marks, outcome_shares, plain_agents, round_step};
+
+    /// The win-rate chart shows every outcome, draws included: its shares
+    /// add up to every game.
+    #[test]
+    fn the_outcomes_drawn_add_up_to_every_game() {
+        let pack = crate::level::Pack::bundled_with("open").expect("bundled");
+        let start = pack.level("open").and_then(|l| l.start_state(pack.rules).ok()).expect("playable");
+        let easy: crate::ai::Agent = "easy".parse().expect("an agent");
+        // Short games: some end as stalls.
+        let config =
+            crate::sim::Config { max_actions: 12, threads: 1, ..crate::sim::Config::fixed([easy, easy], 20) };
+        let never = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let results = crate::sim::run(&start, &config, &|| {}, &never);
+        let report =
+            crate::sim::Report::new("open", ["easy".into(), "easy".into()], start.turn(), &results, false);
+        let shares = outcome_shares(&report);
+        assert_eq!(shares.map(|(name, _)| name), ["Player 1", "Player 2", "Stalls", "Draws"]);
+        let total: f64 = shares.iter().map(|(_, share)| share).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{shares:?}");
+        assert!(shares[2].1 > 0.0, "12 actions leave some games stalled: {shares:?}");
+    }
+
+    /// The length histogram's axis is marked in round steps, five or so
+    /// across, not only at its ends.
+    #[test]
+    fn length_axes_step_roundly() {
+        assert_eq!([1, 2, 3, 7, 20, 21, 60, 101].map(round_step), [1, 2, 5, 10, 20, 50, 100, 200]);
+    }
 
     /// The verdict names the agents as a designer knows them; the engine
     /// settings go to the tooltip.
