@@ -2284,3 +2284,20 @@ fn suggest_fixes_takes_the_number_of_edits_from_one_to_three() {
     ed.send(Command::SetFixEdits(0));
     assert_eq!(sandbox(&ed).fix_edits, 1, "at least one");
 }
+
+/// At 1280 × 800, the analysis stays in sight with the expectations and
+/// the heat map's legend open: it comes right under the level's fields.
+#[test]
+fn the_analysis_stays_in_sight_with_expectations_and_heat_map_open() {
+    let mut ed = flawed_editor();
+    ed.select_level("crates");
+    ed.send(Command::ToggleOverlay(pushcrate::editor::command::Overlay::Distances));
+    ed.harness.get_by_label_contains("Expectations (").click();
+    ed.settle();
+    let analysis = ed.harness.get_by_label("Analysis").rect();
+    assert!(analysis.bottom() < 560.0, "the analysis heading is high in the panel: {analysis:?}");
+    let first_finding = ed.harness.query_all_by_label_contains("A0").map(|n| n.rect()).next();
+    if let Some(rect) = first_finding {
+        assert!(rect.bottom() < 800.0, "its first finding is on screen: {rect:?}");
+    }
+}

@@ -21,14 +21,18 @@ impl View<'_> {
         let app = self.app;
         self.level_fields_ui(ui);
         ui.separator();
+        // The analysis right under the level's fields, so that opening the
+        // expectations or the heat map's legend never pushes it out of
+        // sight.
+        self.findings_ui(ui);
+        ui.separator();
+        self.expectations_ui(ui);
+        ui.separator();
         if app.prefs().show_distances {
             self.heat_legend_ui(ui);
             ui.separator();
         }
         board_key_ui(ui, app.prefs().show_sole_path, app.prefs().show_routes);
-        self.expectations_ui(ui);
-        ui.separator();
-        self.findings_ui(ui);
     }
 
     /// The level's expectations (level tests, format version 2): a box for
