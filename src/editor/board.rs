@@ -234,7 +234,14 @@ pub struct BoardView {
 }
 
 fn crate_shape(painter: &Painter, rect: Rect, stage: Stage) {
-    let r = rect.shrink(rect.width() * 0.12);
+    // Where the stage's letter is drawn (large enough cells), the crate
+    // keeps to the upper left and leaves the lower right corner to it.
+    let lettered = rect.width() >= 24.0;
+    let r = if lettered {
+        Rect::from_min_size(rect.min + Vec2::splat(rect.width() * 0.1), Vec2::splat(rect.width() * 0.68))
+    } else {
+        rect.shrink(rect.width() * 0.12)
+    };
     let edge = Stroke::new((rect.width() * 0.05).max(1.0), WOOD_DARK);
     match stage {
         Stage::Intact => {
@@ -277,13 +284,14 @@ fn crate_shape(painter: &Painter, rect: Rect, stage: Stage) {
             }
         }
     }
-    // The stage's letter, so that stages are told apart at any size.
-    if rect.width() >= 24.0 {
+    // The stage's letter, so that stages are told apart at any size, in
+    // the corner the crate leaves free.
+    if lettered {
         painter.text(
-            rect.right_bottom() - vec2(3.0, 2.0),
+            rect.right_bottom() - vec2(rect.width() * 0.04, rect.width() * 0.02),
             Align2::RIGHT_BOTTOM,
             stage.symbol(),
-            FontId::monospace(rect.width() * 0.22),
+            FontId::monospace(rect.width() * 0.2),
             Color32::from_rgb(60, 40, 20),
         );
     }
