@@ -41,7 +41,7 @@ pub struct Accuracy {
 }
 
 /// The estimate's measured accuracy.
-pub const ACCURACY: Accuracy = Accuracy { levels: 0, mean_error: 0.0, same_side: 0.0 };
+pub const ACCURACY: Accuracy = Accuracy { levels: 125, mean_error: 18.2, same_side: 0.74 };
 
 /// What the estimate says of a level.
 #[derive(Clone, Copy, Debug, PartialEq)]
