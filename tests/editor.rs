@@ -2237,19 +2237,21 @@ fn the_undo_history_names_each_step_and_goes_to_any() {
     let last = ed.level().clone();
     ed.send(Command::ToggleHistory);
     assert!(ed.app().showing_history());
-    for label in ["Opened", "Wall on a7", "Crate on b7", "Crate on c6"] {
+    for label in
+        ["Opened", "Wall on a7 (unfair-race)", "Crate on b7 (unfair-race)", "Crate on c6 (unfair-race)"]
+    {
         assert!(ed.harness.query_by_label(label).is_some(), "{label} is listed");
     }
     ed.click("Opened");
     assert_eq!(ed.level(), &opened, "back to the pack as opened");
-    assert!(ed.harness.query_by_label("Crate on c6").is_some(), "undone steps stay listed");
-    ed.click("Crate on b7");
+    assert!(ed.harness.query_by_label("Crate on c6 (unfair-race)").is_some(), "undone steps stay listed");
+    ed.click("Crate on b7 (unfair-race)");
     assert!(ed.level().walls.has(c("a7")) && ed.level().crates.contains_key(&c("b7")));
     assert!(!ed.level().crates.contains_key(&c("c6")), "the stroke after it stays undone");
-    ed.click("Crate on c6");
+    ed.click("Crate on c6 (unfair-race)");
     assert_eq!(ed.level(), &last, "the stroke, three crates, is one step");
     ed.send(Command::ToggleHistory);
-    assert!(ed.harness.query_by_label("Wall on a7").is_none(), "closed");
+    assert!(ed.harness.query_by_label("Wall on a7 (unfair-race)").is_none(), "closed");
 }
 
 /// At 1280 × 800, with the level panel at its usual width, every rule's

@@ -480,7 +480,8 @@ pub fn edge_labels(layout: &BoardLayout, clip: Rect, size: f32) -> Vec<EdgeLabel
             inside: y > bottom,
         });
     }
-    let left = clip.left() + 2.0 * size;
+    // Room for a two-digit rank, right-aligned at the label's position.
+    let left = clip.left() + 1.3 * size;
     for rank in 0..layout.height {
         let rect = layout.cell_rect(Cell::new(0, rank));
         let y = rect.center().y;

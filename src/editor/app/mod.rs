@@ -451,7 +451,12 @@ impl EditorApp {
             self.say(why);
             return;
         }
-        self.doc.label_next(history_label(&command));
+        let label = match (&command, self.doc.level()) {
+            // The history spans the pack: a tool's edit names its level.
+            (Command::Paint(_), Some(level)) => format!("{} ({})", history_label(&command), level.id),
+            _ => history_label(&command),
+        };
+        self.doc.label_next(label);
         match command {
             Command::UndoTo(done) => {
                 self.doc.go_to(done);
