@@ -41,7 +41,7 @@ pub struct Accuracy {
 }
 
 /// The estimate's measured accuracy.
-pub const ACCURACY: Accuracy = Accuracy { levels: 125, mean_error: 18.2, same_side: 0.74 };
+pub const ACCURACY: Accuracy = Accuracy { levels: 150, mean_error: 19.4, same_side: 0.77 };
 
 /// What the estimate says of a level.
 #[derive(Clone, Copy, Debug, PartialEq)]
