@@ -24,6 +24,12 @@ mod error_text_tests {
     }
 }
 
+/// `n` and the noun that goes with it: "1 level", "3 levels".
+#[must_use]
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
 /// `text` safe to print on a terminal: control characters (escape
 /// sequences, bells, carriage returns) are shown escaped; newlines and tabs
 /// are kept.

@@ -215,10 +215,7 @@ pub(crate) fn out(text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `n` and the noun that goes with it: "1 level", "3 levels".
-pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
-}
+pub(crate) use crate::diagnostics::counted;
 
 /// Writes `text` to standard error, ignoring a closed stream.
 pub(crate) fn err(text: &str) {

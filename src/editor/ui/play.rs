@@ -494,7 +494,7 @@ impl View<'_> {
             pct(b.low),
             pct(b.high),
             found.before_games,
-            counted(found.screened, "candidate", "candidates"),
+            crate::diagnostics::counted(found.screened, "candidate", "candidates"),
             if found.played == 1 { "1 was".to_owned() } else { format!("{} were", found.played) },
             if found.interrupted { " Stopped: the proposals so far." } else { "" }
         ));
@@ -711,11 +711,6 @@ fn plain_agents(text: &str) -> (String, Vec<String>) {
         }
     }
     (plain, settings)
-}
-
-/// `n` and the noun that goes with it: "1 candidate", "3 candidates".
-fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
 /// `text` with its first letter made upper case.
