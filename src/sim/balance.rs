@@ -393,6 +393,7 @@ impl BalanceCheck {
             let [one, two] = race.legs;
             let (ahead, behind) = (race.first_to_flag, race.first_to_flag.other());
             let sure = analysis.findings.iter().any(|f| f.code == FindingCode::SureFlag);
+            let lead = if race.lead == 1 { "1 action".to_owned() } else { format!("{} actions", race.lead) };
             if race.lead == 0 {
                 why.push(format!(
                     "Both players reach the flag on the same action ({} and {} steps): the race favours neither.",
@@ -411,18 +412,18 @@ impl BalanceCheck {
                 );
                 why.push(format!(
                     "{ahead} reaches the flag {} sooner, on action {on} against {against}, the players taking turns ({steps}){}.",
-                    if race.lead == 1 { "1 action".to_owned() } else { format!("{} actions", race.lead) },
+                    lead,
                     if sure { format!("; no crate of {behind} can delay it (A012)") } else { String::new() }
                 ));
             } else if self.favoured.is_some() {
                 why.push(format!(
                     "{ahead} reaches the flag {} sooner, yet the games favour {behind}: the race does not explain this level.",
-                    if race.lead == 1 { "1 action".to_owned() } else { format!("{} actions", race.lead) }
+                    lead
                 ));
             } else {
                 why.push(format!(
                     "{ahead} reaches the flag {} sooner; the games do not turn that into a clear edge.",
-                    if race.lead == 1 { "1 action".to_owned() } else { format!("{} actions", race.lead) }
+                    lead
                 ));
             }
         }
