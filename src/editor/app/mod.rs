@@ -116,6 +116,25 @@ fn history_label(command: &Command) -> String {
     }
 }
 
+/// Levels' derived values kept per content before a cache starts over.
+const CACHE_LIMIT: usize = 2_000;
+
+/// The value `cache` holds for `key`, made by `make` the first time; past
+/// [`CACHE_LIMIT`] entries the cache starts over. `make` runs with the
+/// cache unborrowed, so that it may read other caches.
+fn cached<T: Clone>(cache: &RefCell<HashMap<u64, T>>, key: u64, make: impl FnOnce() -> T) -> T {
+    if let Some(value) = cache.borrow().get(&key) {
+        return value.clone();
+    }
+    let value = make();
+    let mut cache = cache.borrow_mut();
+    if cache.len() > CACHE_LIMIT {
+        cache.clear();
+    }
+    cache.insert(key, value.clone());
+    value
+}
+
 fn level_key(level: &Level, rules: &Rules) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -270,28 +289,16 @@ impl EditorApp {
     /// content.
     pub fn report(&self, level: &Level) -> Arc<LevelReport> {
         let rules = self.doc.pack.rules;
-        let key = level_key(level, &rules);
-        let mut cache = self.cache.borrow_mut();
-        if cache.len() > 2_000 {
-            cache.clear();
-        }
-        Arc::clone(
-            cache
-                .entry(key)
-                .or_insert_with(|| Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))),
-        )
+        cached(&self.cache, level_key(level, &rules), || {
+            Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))
+        })
     }
 
     /// The balance estimate of `level` before any game (docs/ai.md),
     /// computed once per content: `None` when it cannot be played.
     pub fn estimate(&self, level: &Level) -> Option<crate::ai::estimate::Estimate> {
         let rules = self.doc.pack.rules;
-        let key = level_key(level, &rules);
-        let mut estimates = self.estimates.borrow_mut();
-        if estimates.len() > 2_000 {
-            estimates.clear();
-        }
-        *estimates.entry(key).or_insert_with(|| {
+        cached(&self.estimates, level_key(level, &rules), || {
             level.start_state(rules).ok().and_then(|start| crate::ai::estimate::estimate(&start))
         })
     }
@@ -304,12 +311,7 @@ impl EditorApp {
 
     /// The board's overlays of `level`, computed once per content.
     pub fn overlays(&self, level: &Level) -> Arc<Overlays> {
-        let key = level_key(level, &self.doc.pack.rules);
-        let mut overlays = self.overlays.borrow_mut();
-        if overlays.len() > 2_000 {
-            overlays.clear();
-        }
-        Arc::clone(overlays.entry(key).or_insert_with(|| Arc::new(Overlays::of(level))))
+        cached(&self.overlays, level_key(level, &self.doc.pack.rules), || Arc::new(Overlays::of(level)))
     }
 
     /// The overlays of `level` if they were computed already.
@@ -321,18 +323,10 @@ impl EditorApp {
     /// The forced win the solver proves from the start of `level` (the
     /// balance check's first step), computed once per content.
     pub fn forced_win(&self, level: &Level) -> Option<crate::sim::ForcedWin> {
-        let key = level_key(level, &self.doc.pack.rules);
-        let mut solved = self.solved.borrow_mut();
-        if solved.len() > 2_000 {
-            solved.clear();
-        }
-        solved
-            .entry(key)
-            .or_insert_with(|| {
-                let start = level.start_state(self.doc.pack.rules).ok()?;
-                crate::sim::settle(&start, &std::sync::atomic::AtomicBool::new(false))
-            })
-            .clone()
+        cached(&self.solved, level_key(level, &self.doc.pack.rules), || {
+            let start = level.start_state(self.doc.pack.rules).ok()?;
+            crate::sim::settle(&start, &std::sync::atomic::AtomicBool::new(false))
+        })
     }
 
     /// The validation problems of the pack, computed once per edit.
