@@ -292,7 +292,15 @@ fn every_agent_plays_legal_actions_on_random_levels() {
 
 #[test]
 fn agents_parse_and_print() {
-    for text in ["random", "greedy", "greedy:25", "alphabeta:2:4000", "mcts:100"] {
+    for text in [
+        "random",
+        "greedy",
+        "greedy:25",
+        "greedy:25:fitted",
+        "alphabeta:2:4000",
+        "alphabeta:2:4000:fitted",
+        "mcts:100",
+    ] {
         let agent: Agent = text.parse().unwrap();
         assert_eq!(agent.to_string(), text);
     }
@@ -300,9 +308,25 @@ fn agents_parse_and_print() {
     // `deep` has a name but is not a strength of the ladder.
     let deep: Agent = "deep".parse().unwrap();
     assert_eq!(deep, Agent::DEEP);
-    assert_eq!(deep.label(), "deep (alphabeta:6:150000)");
+    assert_eq!(deep.label(), "deep (alphabeta:6:150000:fitted)");
     assert_eq!(deep.strength(), None);
-    assert_eq!(Agent::MASTER.label(), "master (alphabeta:12:3000000)");
+    assert_eq!(Agent::MASTER.label(), "master (alphabeta:12:3000000:fitted)");
+    // Every named agent that searches scores positions with the fitted
+    // evaluation; the hand one is a suffix away, as earlier versions played.
+    for (name, agent) in Agent::named() {
+        match agent {
+            Agent::Greedy { eval, .. } | Agent::AlphaBeta { eval, .. } => {
+                assert_eq!(eval, pushcrate::ai::Eval::Fitted, "{name}");
+            }
+            Agent::Random | Agent::Mcts { .. } => {}
+        }
+    }
+    assert_eq!(
+        "alphabeta:6:150000:hand".parse::<Agent>().unwrap(),
+        Agent::DEEP.with_eval(pushcrate::ai::Eval::Hand)
+    );
+    assert_eq!("greedy:25:hand".parse::<Agent>().unwrap().to_string(), "greedy:25");
+    assert!("greedy:25:reuse".parse::<Agent>().is_err());
     let reusing: Agent = "alphabeta:8:150000:reuse".parse().unwrap();
     assert_eq!(
         reusing,
@@ -315,10 +339,10 @@ fn agents_parse_and_print() {
     }
     let error = "alphabeta:1:2:3".parse::<Agent>().unwrap_err().to_string();
     assert!(error.contains("`3`") && error.contains("reuse"), "{error}");
-    // The evaluation is an option: `hand` (the default, today's games) or
+    // The evaluation is an option: `hand` (the default of the syntax) or
     // `fitted`, in any order with `reuse`, each at most once.
     use pushcrate::ai::Eval;
-    assert_eq!("alphabeta:6:150000:hand".parse::<Agent>().unwrap(), Agent::DEEP);
+    assert_eq!("alphabeta:6:150000:hand".parse::<Agent>().unwrap(), Agent::DEEP.with_eval(Eval::Hand));
     let fitted: Agent = "alphabeta:6:150000:fitted".parse().unwrap();
     assert_eq!(fitted, Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, eval: Eval::Fitted });
     assert_eq!(fitted.to_string(), "alphabeta:6:150000:fitted");

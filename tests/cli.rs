@@ -677,7 +677,7 @@ fn tune_writes_weights_with_their_provenance() {
     let text = std::fs::read_to_string(&out).unwrap();
     pushcrate::ai::Weights::from_toml(&text).unwrap();
     assert!(
-        text.contains("# Made by `pushcrate tune --seed 1 --levels-each 1 --sizes 7 --games 2 --agents alphabeta:2:4000,alphabeta:2:4000"),
+        text.contains("# Made by `pushcrate tune --seed 1 --levels-each 1 --sizes 7 --games 2 --agents alphabeta:2:4000:fitted,alphabeta:2:4000:fitted"),
         "{text}"
     );
 }
@@ -699,4 +699,32 @@ fn a_pack_as_the_only_argument_opens_it() {
     run("check")
         .failure()
         .stderr(predicate::str::contains("Pack files").or(predicate::str::contains("required")));
+}
+
+/// The hand evaluation stays selectable and plays the games it played
+/// before the named agents moved to the fitted one: the check of `pillars`
+/// under `--evaluation hand` is, game for game, the report version 0.1.0
+/// wrote with its default agents (`tests/data/selfplay-pillars-hand.json`),
+/// the agents now named by their settings, since the names belong to the
+/// fitted agents.
+#[test]
+fn the_hand_evaluation_replays_the_earlier_games() {
+    let run = |evaluation: &str| {
+        let output = pushcrate()
+            .args(["selfplay", "@default", "--level", "pillars", "--games", "2", "--seed", "1"])
+            .args(["--format", "json", "--evaluation", evaluation])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let before = std::fs::read_to_string("tests/data/selfplay-pillars-hand.json")
+        .unwrap()
+        .replace("expert (alphabeta:4:40000)", "alphabeta:4:40000")
+        .replace("deep (alphabeta:6:150000)", "alphabeta:6:150000");
+    assert_eq!(run("hand"), before);
+    // The default, fitted, plays other games with the named agents.
+    let fitted = run("fitted");
+    assert_ne!(fitted, before);
+    assert!(fitted.contains("deep (alphabeta:6:150000:fitted)"), "{fitted}");
 }

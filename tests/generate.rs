@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use pushcrate::ai::Agent;
+use pushcrate::ai::{Agent, Eval};
 use pushcrate::analysis::{AnalysisOptions, LevelKey, analyze_pack};
 use pushcrate::generate::{GenSymmetry, GenerateError, Options, Style, generate};
 use pushcrate::level::Pack;
@@ -66,7 +66,8 @@ fn a_seed_reproduces_its_pack() {
 
 /// Greedy pairings keep the test fast; the generator's default pairings are
 /// the strong ones, whose check is the same code.
-const GREEDY: &[[Agent; 2]] = &[[Agent::Greedy { noise: 0 }, Agent::Greedy { noise: 0 }]];
+const GREEDY: &[[Agent; 2]] =
+    &[[Agent::Greedy { noise: 0, eval: Eval::Hand }, Agent::Greedy { noise: 0, eval: Eval::Hand }]];
 
 #[test]
 fn balanced_levels_record_their_balance() {

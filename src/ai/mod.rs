@@ -9,11 +9,13 @@
 //! | medium | greedy: the best evaluation one action ahead, a random action one time in four | — |
 //! | hard | alpha-beta | depth 2, 4,000 positions |
 //! | expert | alpha-beta | depth 4, 40,000 positions |
-//! | master | alpha-beta | depth 8, 3,000,000 positions |
+//! | master | alpha-beta | up to depth 12, 3,000,000 positions |
 //!
 //! `deep` (alpha-beta, depth 6, 150,000 positions) is named but is not a
 //! strength: the balance check's second pairing, between expert and
-//! master, where master would make the check several times slower.
+//! master, where master would make the check several times slower. Every
+//! named agent that evaluates positions uses the fitted evaluation
+//! ([`Weights::fitted`]); [`Agent::with_eval`] gives it back the hand one.
 
 mod alphabeta;
 pub mod estimate;
@@ -192,6 +194,8 @@ pub enum Agent {
     Greedy {
         /// Percent of actions played at random.
         noise: u8,
+        /// The evaluation (`:hand`, the default, or `:fitted`).
+        eval: Eval,
     },
     /// Alpha-beta to a depth, with a node budget.
     AlphaBeta {
@@ -220,25 +224,40 @@ impl Agent {
     /// The most MCTS playouts per decision an agent may be given.
     pub const MAX_ITERATIONS: u32 = 10_000_000;
 
-    /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision.
-    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false, eval: Eval::Hand };
+    /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision,
+    /// the fitted evaluation.
+    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false, eval: Eval::Fitted };
     /// `master`: alpha-beta, up to 12 turns deep, 3,000,000 positions a
-    /// decision: it beats deep head to head on `open`, `arena`, `crates`
-    /// and `gates` (docs/ai.md).
+    /// decision, the fitted evaluation: the referee (docs/ai.md).
     pub const MASTER: Agent =
-        Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false, eval: Eval::Hand };
-    /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision —
-    /// the balance check's second pairing; not a rung of the ladder.
-    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, eval: Eval::Hand };
+        Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false, eval: Eval::Fitted };
+    /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision, the
+    /// fitted evaluation — the balance check's second pairing; not a rung
+    /// of the ladder.
+    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, eval: Eval::Fitted };
 
-    /// The named strengths, weakest first.
+    /// The named strengths, weakest first. Every searching one scores
+    /// positions with the fitted evaluation; [`Agent::with_eval`] gives
+    /// the same agent with the hand evaluation, as earlier versions
+    /// played it.
     pub const STRENGTHS: [(&'static str, Agent); 5] = [
         ("easy", Agent::Random),
-        ("medium", Agent::Greedy { noise: 25 }),
-        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false, eval: Eval::Hand }),
+        ("medium", Agent::Greedy { noise: 25, eval: Eval::Fitted }),
+        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false, eval: Eval::Fitted }),
         ("expert", Agent::EXPERT),
         ("master", Agent::MASTER),
     ];
+
+    /// The same agent scoring positions with `eval` (random and MCTS
+    /// players have no evaluation and stay as they are).
+    #[must_use]
+    pub const fn with_eval(self, eval: Eval) -> Agent {
+        match self {
+            Agent::Greedy { noise, .. } => Agent::Greedy { noise, eval },
+            Agent::AlphaBeta { depth, nodes, reuse, .. } => Agent::AlphaBeta { depth, nodes, reuse, eval },
+            Agent::Random | Agent::Mcts { .. } => self,
+        }
+    }
 
     /// Every agent with a name: the strengths, and `deep`.
     /// The named agents (the strengths, and `deep`) with their settings.
@@ -288,7 +307,12 @@ impl Agent {
     pub fn build_cancellable(self, seed: u64, cancel: Option<Arc<AtomicBool>>) -> Box<dyn Strategy> {
         match self {
             Agent::Random => Box::new(RandomStrategy::new(seed)),
-            Agent::Greedy { noise } => Box::new(Greedy::new(RaceEvaluator, seed).noisy(noise)),
+            Agent::Greedy { noise, eval: Eval::Hand } => {
+                Box::new(Greedy::new(RaceEvaluator, seed).noisy(noise))
+            }
+            Agent::Greedy { noise, eval: Eval::Fitted } => {
+                Box::new(Greedy::new(FeatureEvaluator::new(Weights::fitted()), seed).noisy(noise))
+            }
             Agent::AlphaBeta { depth, nodes, reuse, eval } => {
                 let limits = Limits { depth, nodes, time: None };
                 match eval {
@@ -331,8 +355,9 @@ impl fmt::Display for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Agent::Random => f.write_str("random"),
-            Agent::Greedy { noise: 0 } => f.write_str("greedy"),
-            Agent::Greedy { noise } => write!(f, "greedy:{noise}"),
+            Agent::Greedy { noise: 0, eval: Eval::Hand } => f.write_str("greedy"),
+            Agent::Greedy { noise, eval: Eval::Hand } => write!(f, "greedy:{noise}"),
+            Agent::Greedy { noise, eval: Eval::Fitted } => write!(f, "greedy:{noise}:fitted"),
             Agent::AlphaBeta { depth, nodes, reuse, eval } => {
                 write!(f, "alphabeta:{depth}:{nodes}")?;
                 if *reuse {
@@ -353,7 +378,7 @@ impl fmt::Display for Agent {
 pub enum ParseAgentError {
     /// Not a named strength nor a known kind.
     #[error(
-        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, hand, fitted, mcts[:ITERATIONS])"
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:hand|fitted]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, hand, fitted, mcts[:ITERATIONS])"
     )]
     Unknown(String),
     /// A part after `:` is not a whole number.
@@ -379,9 +404,10 @@ pub enum ParseAgentError {
         agent: String,
     },
     /// A last part that is no option of the kind (alpha-beta's are
-    /// `reuse`, `hand` and `fitted`), or one given twice.
+    /// `reuse`, `hand` and `fitted`; greedy's `hand` and `fitted`), or one
+    /// given twice.
     #[error(
-        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, and `hand` or `fitted`, after the node budget)"
+        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, and `hand` or `fitted`, after the node budget; greedy takes `hand` or `fitted` after the noise)"
     )]
     NotAnOption {
         /// The part.
@@ -394,11 +420,33 @@ pub enum ParseAgentError {
     TooManyParts(String),
 }
 
+/// The options after an agent's numbers: `hand` or `fitted` (the
+/// evaluation), and `reuse` where `reuse` is allowed; each at most once.
+fn agent_options<'a>(
+    parts: impl Iterator<Item = &'a str>,
+    agent: &str,
+    reuse_allowed: bool,
+) -> Result<(bool, Eval), ParseAgentError> {
+    let (mut reuse, mut eval) = (None, None);
+    for part in parts {
+        let taken = match part {
+            "reuse" if reuse_allowed => reuse.replace(true).is_some(),
+            "hand" => eval.replace(Eval::Hand).is_some(),
+            "fitted" => eval.replace(Eval::Fitted).is_some(),
+            _ => true,
+        };
+        if taken {
+            return Err(ParseAgentError::NotAnOption { part: part.to_owned(), agent: agent.to_owned() });
+        }
+    }
+    Ok((reuse.unwrap_or(false), eval.unwrap_or_default()))
+}
+
 impl FromStr for Agent {
     type Err = ParseAgentError;
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
-    /// `greedy[:NOISE%]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]` (options
+    /// `greedy[:NOISE%[:EVAL]]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]` (options
     /// `reuse`, and `hand` or `fitted`), `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
@@ -425,31 +473,16 @@ impl FromStr for Agent {
         };
         let agent = match kind {
             "random" => Agent::Random,
-            "greedy" => Agent::Greedy { noise: number("the noise", 0, 0..=100)? as u8 },
+            "greedy" => {
+                let noise = number("the noise", 0, 0..=100)? as u8;
+                let (_, eval) = agent_options(parts.by_ref(), s, false)?;
+                Agent::Greedy { noise, eval }
+            }
             "alphabeta" => {
                 let depth = number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32;
                 let nodes = number("the node budget", 40_000, 1..=Agent::MAX_NODES)?;
-                let (mut reuse, mut eval) = (None, None);
-                for part in parts.by_ref() {
-                    let taken = match part {
-                        "reuse" => reuse.replace(true).is_some(),
-                        "hand" => eval.replace(Eval::Hand).is_some(),
-                        "fitted" => eval.replace(Eval::Fitted).is_some(),
-                        _ => true,
-                    };
-                    if taken {
-                        return Err(ParseAgentError::NotAnOption {
-                            part: part.to_owned(),
-                            agent: s.to_owned(),
-                        });
-                    }
-                }
-                Agent::AlphaBeta {
-                    depth,
-                    nodes,
-                    reuse: reuse.unwrap_or(false),
-                    eval: eval.unwrap_or_default(),
-                }
+                let (reuse, eval) = agent_options(parts.by_ref(), s, true)?;
+                Agent::AlphaBeta { depth, nodes, reuse, eval }
             }
             "mcts" => Agent::Mcts {
                 iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,

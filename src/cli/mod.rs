@@ -81,6 +81,28 @@ impl ExportFormat {
     }
 }
 
+/// The evaluation the balance check's agents score positions with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Evaluation {
+    /// Weights fitted to game outcomes (docs/ai.md, "The fitted evaluation").
+    #[default]
+    Fitted,
+    /// The hand-weighted race evaluation, as versions before the fitted one
+    /// played: an earlier verdict replayed beside today's.
+    Hand,
+}
+
+impl Evaluation {
+    /// The engine's name for it.
+    #[must_use]
+    pub const fn eval(self) -> crate::ai::Eval {
+        match self {
+            Evaluation::Fitted => crate::ai::Eval::Fitted,
+            Evaluation::Hand => crate::ai::Eval::Hand,
+        }
+    }
+}
+
 /// What `--deny` may name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Deny {

@@ -65,6 +65,12 @@ pub struct SelfPlayArgs {
     /// level's check take minutes (docs/ai.md).
     #[arg(long, conflicts_with_all = ["agents", "skill_trace"])]
     pub referee: bool,
+    /// The evaluation of the check's agents, expert, deep and master:
+    /// `fitted` (fitted to game outcomes, the default) or `hand` (as
+    /// versions before it played, to replay an earlier verdict beside
+    /// today's). `--agents` names its own (`alphabeta:6:150000:hand`).
+    #[arg(long, value_enum, default_value_t, conflicts_with_all = ["agents", "skill_trace", "head_to_head"])]
+    pub evaluation: super::Evaluation,
     /// The run's seed: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -152,6 +158,7 @@ impl SelfPlayArgs {
             ("zone", self.zone.to_string()),
             ("agents", format!("{agents:?}")),
             ("referee", self.referee.to_string()),
+            ("evaluation", format!("{:?}", self.evaluation)),
             ("seed", self.seed.to_string()),
             ("max-actions", self.max_actions.to_string()),
             ("opening", self.opening.to_string()),
@@ -204,8 +211,7 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     let single = args.agents.map(|agents| [agents]);
     let plan = match &single {
         Some(one) => sim::Plan::only(one),
-        None if args.referee => sim::REFEREED,
-        None => sim::STRONG,
+        None => sim::strong(args.evaluation.eval(), args.referee),
     };
     let config = Config {
         agents: plan.pairings[0],
@@ -308,8 +314,7 @@ fn estimate_fixed_run(
             let each = u64::from(games.div_ceil(2) * 2);
             let plan = match args.agents {
                 Some(agents) => return estimate_games(args, levels, rules, agents, (each, 1, "pairings")),
-                None if args.referee => sim::REFEREED,
-                None => sim::STRONG,
+                None => sim::strong(args.evaluation.eval(), args.referee),
             };
             // Every pairing of the plan plays the games; the referee's only
             // where the others disagree.

@@ -24,8 +24,9 @@ pub struct TuneArgs {
     /// Games per level, in colour-swapped pairs (2 to 10,000).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(2..=10_000))]
     pub games: u32,
-    /// The two agents whose games are sampled, `A,B`.
-    #[arg(long, default_value = "expert,expert", value_parser = super::selfplay::parse_agents)]
+    /// The two agents whose games are sampled, `A,B` (the shipped weights
+    /// come from expert's games with the hand evaluation, the default).
+    #[arg(long, default_value = "alphabeta:4:40000:hand,alphabeta:4:40000:hand", value_parser = super::selfplay::parse_agents)]
     pub agents: [Agent; 2],
     /// Random actions at the start of each game (0 to 40), for varied
     /// positions; none of them is sampled.

@@ -20,16 +20,17 @@ pub type BalanceResult = (BalanceCheck, Vec<Vec<GameResult>>);
 
 /// The balance checks the panel offers, the default first: a name and the
 /// plan played (each side the same agent).
-pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 5] = [
+pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 6] = [
     ("expert and deep (strong, default)", sim::STRONG),
     ("expert only", sim::Plan::only(&[[Agent::EXPERT, Agent::EXPERT]])),
     ("hard only", sim::Plan::only(&[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]])),
-    (
-        "greedy only (fast, weak)",
-        sim::Plan::only(&[[Agent::Greedy { noise: 0 }, Agent::Greedy { noise: 0 }]]),
-    ),
+    ("greedy only (fast, weak)", sim::Plan::only(&[[GREEDY, GREEDY]])),
     ("expert and deep, master referees (minutes)", sim::REFEREED),
+    ("expert and deep, hand evaluation (as in 0.1)", sim::strong(crate::ai::Eval::Hand, false)),
 ];
+
+/// The plain greedy player of the quickest check.
+const GREEDY: Agent = Agent::Greedy { noise: 0, eval: crate::ai::Eval::Hand };
 
 /// Moves the result of `job` into `into` once it has finished, and clears
 /// the job (also when its thread was lost). Returns whether a result came.

@@ -25,20 +25,32 @@ use super::{
     Config, Decision, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, SETTLE_BUDGET,
     SETTLE_DEPTH, Sequential, pairs_cap, resume_sequential, run, run_sequential,
 };
-use crate::ai::Agent;
+use crate::ai::{Agent, Eval};
 use crate::analysis::{Finding, FindingCode, LevelReport};
 use crate::rules::{GameState, Player};
 
 /// The pairings of the default balance check: expert against expert, and
 /// deep against deep, two turns deeper (master, deeper still, would make
-/// the check about ten times slower).
+/// the check about ten times slower). Both score positions with the fitted
+/// evaluation.
 pub const STRONG_PAIRINGS: [[Agent; 2]; 2] = [[Agent::EXPERT, Agent::EXPERT], [Agent::DEEP, Agent::DEEP]];
 
 /// Master against master, the referee a plan may name: master beats deep
-/// (and expert) head to head on `open`, `arena`, `crates` and `gates`
-/// (docs/ai.md), at about ten times deep's cost a game, which is why the
-/// default plan does not call it.
+/// (and expert) head to head (docs/ai.md), at about ten times deep's cost
+/// a game, which is why the default plan does not call it.
 pub const REFEREE: [Agent; 2] = [Agent::MASTER, Agent::MASTER];
+
+/// The default check's pairings with the hand evaluation, as versions
+/// before the fitted one played them (`selfplay --evaluation hand`): every
+/// earlier verdict can be replayed beside today's.
+pub const HAND_PAIRINGS: [[Agent; 2]; 2] = [
+    [Agent::EXPERT.with_eval(Eval::Hand), Agent::EXPERT.with_eval(Eval::Hand)],
+    [Agent::DEEP.with_eval(Eval::Hand), Agent::DEEP.with_eval(Eval::Hand)],
+];
+
+/// The referee with the hand evaluation.
+pub const HAND_REFEREE: [Agent; 2] =
+    [Agent::MASTER.with_eval(Eval::Hand), Agent::MASTER.with_eval(Eval::Hand)];
 
 /// What a balance check plays: its pairings, and the pairing that settles
 /// their disagreement.
@@ -74,6 +86,19 @@ pub const STRONG: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: No
 /// disagree: a verdict on a disputed level, at the cost of master's games
 /// (minutes on 2 cores; `selfplay --referee`, the editor's Balance menu).
 pub const REFEREED: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: Some(REFEREE) };
+
+/// The default check, with or without its referee, its agents scoring
+/// positions with `eval`: [`STRONG`] or [`REFEREED`] for the fitted
+/// evaluation, the same plans with [`HAND_PAIRINGS`] and [`HAND_REFEREE`]
+/// for the hand one.
+#[must_use]
+pub const fn strong(eval: Eval, refereed: bool) -> Plan<'static> {
+    let (pairings, referee) = match eval {
+        Eval::Fitted => (&STRONG_PAIRINGS, REFEREE),
+        Eval::Hand => (&HAND_PAIRINGS, HAND_REFEREE),
+    };
+    Plan { pairings, referee: if refereed { Some(referee) } else { None } }
+}
 
 /// What a check tells its caller as it goes.
 #[derive(Clone, Copy, PartialEq, Debug)]

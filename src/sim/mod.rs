@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 pub use balance::{
-    BalanceCheck, BalanceVerdict, Plan, REFEREE, REFEREED, STALL_FINDINGS, STRONG, STRONG_PAIRINGS, Tick,
-    check_balance, meets_decided, settle,
+    BalanceCheck, BalanceVerdict, HAND_PAIRINGS, HAND_REFEREE, Plan, REFEREE, REFEREED, STALL_FINDINGS,
+    STRONG, STRONG_PAIRINGS, Tick, check_balance, meets_decided, settle, strong,
 };
 pub use decisions::{Decisions, Event};
 pub use sequential::{BAND, Decision, Design, Edge, Pentanomial, Question, Sequential};
@@ -430,7 +430,7 @@ pub fn greedy_balance(
     seed: u64,
     cancel: &Arc<AtomicBool>,
 ) -> (Report, Vec<GameResult>) {
-    let greedy = Agent::Greedy { noise: 0 };
+    let greedy = Agent::Greedy { noise: 0, eval: crate::ai::Eval::Hand };
     let config = Config { seed, ..Config::fixed([greedy, greedy], games) };
     balance_run(start, level, &config, &|| {}, cancel)
 }

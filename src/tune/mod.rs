@@ -53,7 +53,7 @@ impl Default for Options {
             levels_each: 3,
             sizes: vec![7, 9, 11],
             games: 16,
-            agents: [Agent::EXPERT; 2],
+            agents: [Agent::EXPERT.with_eval(crate::ai::Eval::Hand); 2],
             opening: 4,
             sample_every: 2,
             threads: 0,

@@ -629,7 +629,7 @@ fn live_tests_ui(ui: &mut Ui, plan: &crate::sim::Plan<'_>, tests: &[Option<crate
 /// score with its interval drawn against the 40–60% band, and the verdict
 /// the moment it is settled.
 fn test_ui(ui: &mut Ui, name: &str, test: &crate::sim::Sequential) {
-    use crate::sim::{BAND, Decision};
+    use crate::sim::Decision;
     let (low, high) = test.pairs.interval();
     let mean = test.pairs.mean();
     let state = match test.decision {
@@ -644,19 +644,44 @@ fn test_ui(ui: &mut Ui, name: &str, test: &crate::sim::Sequential) {
         100.0 * low,
         100.0 * high
     ));
-    // The interval on a 0–100% scale, the band shaded behind it.
+    interval_strip(ui, (low, mean, high), test.is_settled());
+}
+
+/// A score and its interval on a 0–100% scale, the 40–60% band shaded
+/// behind it, with the scale's values marked under it: the ends and the
+/// band's edges.
+fn interval_strip(ui: &mut Ui, (low, mean, high): (f64, f64, f64), settled: bool) {
+    use crate::sim::BAND;
+    const STRIP: f32 = 16.0;
+    let font = egui::FontId::proportional(11.0);
+    let marks = ui.fonts_mut(|f| f.row_height(&font));
     let width = ui.available_width().clamp(120.0, 360.0);
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 16.0), Sense::hover());
+    let (outer, response) = ui.allocate_exact_size(egui::vec2(width, STRIP + 2.0 + marks), Sense::hover());
+    // Room at the ends for the values centred on them.
+    let rect = egui::Rect::from_min_size(outer.min + egui::vec2(12.0, 0.0), egui::vec2(width - 24.0, STRIP));
     let x = |v: f64| rect.left() + rect.width() * v.clamp(0.0, 1.0) as f32;
     let painter = ui.painter();
     painter.rect_filled(rect, CornerRadius::same(2), ui.visuals().extreme_bg_color);
     let band = egui::Rect::from_x_y_ranges(x(BAND.0)..=x(BAND.1), rect.y_range());
     painter.rect_filled(band, CornerRadius::ZERO, GREEN.gamma_multiply(0.35));
-    let color =
-        if test.is_settled() { ui.visuals().strong_text_color() } else { Color32::from_rgb(90, 120, 220) };
+    let color = if settled { ui.visuals().strong_text_color() } else { Color32::from_rgb(90, 120, 220) };
     let bar = egui::Rect::from_x_y_ranges(x(low)..=x(high), rect.shrink2(egui::vec2(0.0, 5.0)).y_range());
     painter.rect_filled(bar, CornerRadius::same(2), color);
     painter.circle_filled(egui::pos2(x(mean), rect.center().y), 4.0, color);
+    let text = ui.visuals().text_color();
+    for value in [0.0, BAND.0, BAND.1, 1.0] {
+        let at = x(value);
+        painter
+            .line_segment([egui::pos2(at, rect.bottom()), egui::pos2(at, rect.bottom() + 2.0)], (1.0, text));
+        let label = format!("{:.0}%", 100.0 * value);
+        painter.text(
+            egui::pos2(at, rect.bottom() + 2.0),
+            egui::Align2::CENTER_TOP,
+            label,
+            font.clone(),
+            text,
+        );
+    }
     response.on_hover_text(
         "The first player's score over the pairs so far, with its 95% interval; the shaded band is 40–60%",
     );
@@ -1007,7 +1032,20 @@ fn paint_decisions(
 
 #[cfg(test)]
 mod tests {
-    use super::{even_marks, outcome_shares, plain_agents, round_step};
+    use super::{even_marks, interval_strip, outcome_shares, plain_agents, round_step};
+
+    /// The live test's strip: the interval against the shaded band, with
+    /// the scale's values, 0%, 40%, 60% and 100%, under it. Rendered with
+    /// wgpu (lavapipe in CI) and compared with `tests/snapshots`.
+    #[test]
+    fn snapshot_interval_strip_with_its_scale() {
+        let mut harness =
+            egui_kittest::Harness::builder().with_size(egui::vec2(380.0, 40.0)).build_ui(|ui| {
+                interval_strip(ui, (0.48, 0.55, 0.62), false);
+            });
+        harness.run();
+        harness.snapshot("interval_strip");
+    }
 
     /// The win-rate chart shows every outcome, draws included: its shares
     /// add up to every game.
@@ -1041,11 +1079,11 @@ mod tests {
     /// settings go to the tooltip.
     #[test]
     fn verdicts_name_agents_without_their_settings() {
-        let text = "balanced: the first player's interval lies within 40–60% under expert (alphabeta:4:40000) and deep (alphabeta:6:150000)";
+        let text = "balanced: the first player's interval lies within 40–60% under expert (alphabeta:4:40000:fitted) and deep (alphabeta:6:150000:fitted)";
         let (plain, settings) = plain_agents(text);
         assert_eq!(plain, "balanced: the first player's interval lies within 40–60% under expert and deep");
         assert!(!plain.contains("alphabeta"));
-        assert_eq!(settings, ["expert: alphabeta:4:40000", "deep: alphabeta:6:150000"]);
+        assert_eq!(settings, ["expert: alphabeta:4:40000:fitted", "deep: alphabeta:6:150000:fitted"]);
         // An agent without a name keeps its settings: they are its name.
         let (plain, settings) = plain_agents("under alphabeta:5:1000 and greedy");
         assert_eq!((plain.as_str(), settings.len()), ("under alphabeta:5:1000 and greedy", 0));
