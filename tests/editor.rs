@@ -2303,3 +2303,48 @@ fn the_analysis_stays_in_sight_with_expectations_and_heat_map_open() {
         assert!(rect.bottom() < 800.0, "its first finding is on screen: {rect:?}");
     }
 }
+
+/// The path field takes the keyboard as the dialog opens, the file's name
+/// selected: typing replaces the name and keeps the folder and the
+/// extension, with no click first. Escape cancels.
+#[test]
+fn the_path_field_takes_typing_at_once_and_escape_cancels() {
+    let dir = tempfile::tempdir().unwrap();
+    let dialogs = FakeDialogs { unavailable: true, ..FakeDialogs::default() };
+    let app = EditorApp::new(Box::new(dialogs), AppPaths { dir: dir.path().to_path_buf() });
+    let mut harness = Harness::builder()
+        .with_size(Vec2::new(1280.0, 800.0))
+        .build_ui_state(|ui, window: &mut Window| window.ui_root(ui), Window::new(app));
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run();
+    let Some(Modal::AskPath { path: suggested, .. }) = harness.state().modal().cloned() else {
+        panic!("no path field");
+    };
+    harness.event(Event::Text("mine".to_owned()));
+    harness.run();
+    let Some(Modal::AskPath { path: typed, .. }) = harness.state().modal().cloned() else {
+        panic!("the dialog closed");
+    };
+    let folder = std::path::Path::new(&suggested).parent().unwrap();
+    assert_eq!(std::path::Path::new(&typed), folder.join("mine.toml"), "from {suggested}");
+    harness.key_press(Key::Escape);
+    harness.run();
+    assert!(harness.state().modal().is_none(), "Escape cancels the dialog");
+    assert_eq!(harness.state().doc().path, None, "and nothing was saved");
+}
+
+/// The status bar names the cell under the pointer at once, not after the
+/// pointer moves again (it is drawn before the board, which finds it).
+#[test]
+fn the_status_bar_names_the_cell_under_the_pointer_without_waiting() {
+    let mut ed = flawed_editor();
+    for name in ["c5", "d5"] {
+        let pos = ed.cell_pos(name.parse().unwrap());
+        ed.harness.event(Event::PointerMoved(pos));
+        ed.settle();
+        assert!(ed.harness.query_by_label(&format!("{name:>3}")).is_some(), "the status bar names {name}");
+    }
+    ed.click_cell("e5".parse().unwrap(), PointerButton::Primary);
+    assert!(ed.harness.query_by_label(" e5").is_some(), "and the cell clicked");
+}

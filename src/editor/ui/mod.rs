@@ -41,6 +41,10 @@ struct Local {
     /// The last cell a brush stroke painted: Shift+click draws a straight
     /// line from it (as Tiled does).
     last_painted: Option<crate::rules::Cell>,
+    /// The open dialog's size in the last frame, while it settles.
+    modal_size: Option<egui::Vec2>,
+    /// Which dialog was open in the last frame.
+    modal_kind: Option<std::mem::Discriminant<crate::editor::dialog::Modal>>,
 }
 
 /// A view's handle for one frame: the editor to read, the pointer's state,

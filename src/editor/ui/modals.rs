@@ -10,9 +10,19 @@ use crate::rules::{MAX_SIDE, MIN_SIDE};
 impl View<'_> {
     pub(super) fn modal_ui(&mut self, ctx: &egui::Context) {
         let app = self.app;
-        let Some(modal) = app.modal().cloned() else { return };
+        let Some(modal) = app.modal().cloned() else {
+            self.local.modal_size = None;
+            self.local.modal_kind = None;
+            return;
+        };
+        // The first frame of a dialog (or of another one in its place).
+        let kind = std::mem::discriminant(&modal);
+        let opening = self.local.modal_kind.replace(kind) != Some(kind);
+        // Escape is Cancel or Close, read before a text field takes it;
+        // the question of recovering lost work wants an answer.
+        let escape = !matches!(modal, Modal::Recover(_)) && ctx.input(|i| i.key_pressed(egui::Key::Escape));
         let mut answers = Vec::new();
-        egui::Modal::new(egui::Id::unique("pushcrate-modal")).show(ctx, |ui| {
+        let shown = egui::Modal::new(egui::Id::unique("pushcrate-modal")).show(ctx, |ui| {
             ui.set_max_width(520.0);
             match modal {
                 Modal::Unsaved(then) => {
@@ -141,9 +151,23 @@ impl View<'_> {
                         app.dialogs_unavailable_because()
                     ));
                     let label = ui.label("Path");
-                    let field = ui
-                        .add(egui::TextEdit::singleline(&mut path).desired_width(460.0))
-                        .labelled_by(label.id);
+                    let output = egui::TextEdit::singleline(&mut path).desired_width(460.0).show(ui);
+                    let field = egui::Response::clone(&output.response).labelled_by(label.id);
+                    // Typing goes to the path at once, with no click first:
+                    // the field takes the keyboard whenever nothing else has
+                    // it, the file's name selected (as a desktop's Save
+                    // dialog does), so that what is typed replaces the name
+                    // and keeps its folder and extension.
+                    if opening {
+                        field.request_focus();
+                        let mut state = output.state;
+                        let (start, end) = name_span(&path);
+                        state.cursor.set_char_range(Some(egui::text::CCursorRange::two(
+                            egui::text::CCursor::new(start),
+                            egui::text::CCursor::new(end),
+                        )));
+                        state.store(ui.ctx(), field.id);
+                    }
                     let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     let edited = Modal::AskPath { task, path: path.clone() };
                     if Some(&edited) != app.modal() {
@@ -168,8 +192,51 @@ impl View<'_> {
                 }
             }
         });
+        // A dialog sizes itself from what it held the frame before: until
+        // its size settles, draw it again, so that it never waits, cramped,
+        // for the pointer to move.
+        let size = shown.response.rect.size();
+        if self.local.modal_size != Some(size) {
+            self.local.modal_size = Some(size);
+            ctx.request_repaint();
+        }
+        if escape {
+            answers.push(Answer::Dismiss);
+        }
         for answer in answers {
             self.command(Command::Dialog(answer));
         }
+    }
+}
+
+/// The characters of `path`'s file name without its extension, as a
+/// start and end in characters: what a Save dialog selects. A path that
+/// ends in a folder (or is empty) selects nothing, the cursor at its end.
+fn name_span(path: &str) -> (usize, usize) {
+    let name_at = path.rfind(['/', '\\']).map_or(0, |i| i + 1);
+    let name = &path[name_at..];
+    let stem = name.rfind('.').filter(|&i| i > 0).map_or(name, |i| &name[..i]);
+    let start = path[..name_at].chars().count();
+    if stem.is_empty() {
+        let chars = path.chars().count();
+        (chars, chars)
+    } else {
+        (start, start + stem.chars().count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_span;
+
+    #[test]
+    fn the_name_without_its_folder_and_extension_is_selected() {
+        assert_eq!(name_span("levels/flawed.toml"), (7, 13));
+        assert_eq!(name_span("flawed-levels.toml"), (0, 13));
+        assert_eq!(name_span("pack"), (0, 4));
+        assert_eq!(name_span("levels/"), (7, 7));
+        assert_eq!(name_span(""), (0, 0));
+        assert_eq!(name_span("é/ü.toml"), (2, 3));
+        assert_eq!(name_span("a/.hidden"), (2, 9));
     }
 }
