@@ -112,6 +112,7 @@ fn report_json(r: &Repair) -> Value {
         "before": { "games": r.before_games, "first_player_score": super::report::rate(&r.before) },
         "proposals": r.proposals.iter().map(|p| proposal_json(p, r.before)).collect::<Vec<_>>(),
         "screened": r.screened,
+        "estimate_dropped": r.estimate_dropped,
         "decided": r.decided,
         "played": r.played,
         "games": r.games,
@@ -127,9 +128,10 @@ fn report_text(r: &Repair, rules: Rules, seconds: f64) -> String {
         r.before_games
     );
     text += &format!(
-        "searched {} candidates that keep the level valid with no new warning ({} more the solver proves a forced win for); {} played quick games; {} games in all, {:.0} s{}\n",
+        "searched {} candidates that keep the level valid with no new warning ({} more the solver proves a forced win for, {} more the balance estimate puts farther from even); {} played quick games; {} games in all, {:.0} s{}\n",
         r.screened,
         r.decided,
+        r.estimate_dropped,
         r.played,
         r.games,
         seconds,

@@ -16,7 +16,10 @@
 //!    orders them: edits that move the race by one or two actions toward
 //!    the player behind come first, then those that leave it, and edits
 //!    that help the player ahead are dropped, as are those the solver
-//!    proves a forced win for.
+//!    proves a forced win for. Then the balance estimate (a millisecond a
+//!    candidate, no game) drops those it puts farther from even than the
+//!    level as it is and than its own error, and orders the rest nearest
+//!    even first, the race's order breaking ties.
 //! 3. **Quick games.** The best [`Options::screen`] candidates play a short
 //!    sequential check under expert ([`Options::quick_games`] at most), and
 //!    are ranked by how near the first player's score is to 50%. The best
@@ -36,6 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::ai::Agent;
+use crate::ai::estimate::estimate;
 use crate::analysis::{AnalysisOptions, LevelReport, Severity, Symmetry, analyze_level};
 use crate::level::edit::Mirror;
 use crate::level::{Level, Pack};
@@ -298,6 +302,9 @@ pub struct Repair {
     pub proposals: Vec<Proposal>,
     /// Candidates that passed the static screen.
     pub screened: usize,
+    /// Candidates the balance estimate put farther from even than the
+    /// level as it is (and than its own error), dropped before any game.
+    pub estimate_dropped: usize,
     /// Candidates the solver proves a forced win for, dropped.
     pub decided: usize,
     /// Candidates that played quick games.
@@ -454,6 +461,16 @@ fn race_lead(report: &LevelReport, first: Player) -> Option<i64> {
     Some(if race.first_to_flag == first { lead } else { -lead })
 }
 
+/// Whether a candidate the balance estimate gives the first player
+/// `candidate` is worth games, the level as it is estimated at `level`: it
+/// is not when it is farther from even than the level, and farther than
+/// the estimate's own mean error on held-out levels (within that error the
+/// estimate cannot tell better from worse).
+fn estimate_keeps(candidate: f64, level: f64) -> bool {
+    let error = crate::ai::estimate::ACCURACY.mean_error / 100.0;
+    (candidate - 0.5).abs() <= (level - 0.5).abs().max(error)
+}
+
 /// A candidate: its edits and level.
 #[derive(Clone)]
 struct Candidate {
@@ -521,6 +538,7 @@ pub fn repair(
         before_games: 0,
         proposals: Vec::new(),
         screened: 0,
+        estimate_dropped: 0,
         decided: 0,
         played: 0,
         games: 0,
@@ -537,6 +555,8 @@ pub fn repair(
     }
     let first = level.first;
     let first_ahead = out.before.rate >= 0.5;
+    let as_estimated =
+        level.start_state(rules).ok().and_then(|start| estimate(&start)).map_or(0.5, |e| e.first_player);
     let lead0 = race_lead(&base_report, first);
     let symmetries = kept_symmetries(level, options.keep_symmetry);
     let (width, height) = (level.width, level.height);
@@ -548,8 +568,9 @@ pub fn repair(
             break;
         }
         progress(Progress::Stage(format!("screening {size}-edit candidates")));
-        // (priority, candidate): lower priority is tried first.
-        let mut screened: Vec<(u32, Candidate)> = Vec::new();
+        // (estimate's distance from even, race priority, candidate): the
+        // least of each is tried first.
+        let mut screened: Vec<(f64, u32, Candidate)> = Vec::new();
         for parent in &frontier {
             let touched: HashSet<Cell> = parent.edits.iter().flat_map(Edit::cells).collect();
             for edit in single_edits(&parent.level) {
@@ -590,21 +611,35 @@ pub fn repair(
                     _ => continue,
                 };
                 // A forced win the solver proves cannot be balanced.
-                match next.start_state(rules) {
-                    Ok(start) if sim::settle(&start, cancel).is_none() => {}
+                let start = match next.start_state(rules) {
+                    Ok(start) if sim::settle(&start, cancel).is_none() => start,
                     _ => {
                         out.decided += 1;
                         continue;
                     }
+                };
+                // The balance estimate, a millisecond before any game: a
+                // candidate it puts farther from even than the level as
+                // it is, and farther than its own error, goes no further;
+                // the rest are tried nearest even first, the race's move
+                // as the tie-break.
+                let estimated = estimate(&start).map_or(0.5, |e| e.first_player);
+                if !estimate_keeps(estimated, as_estimated) {
+                    out.estimate_dropped += 1;
+                    continue;
                 }
-                screened.push((priority, Candidate { edits, steps: size, level: next, quick: None }));
+                screened.push((
+                    (estimated - 0.5).abs(),
+                    priority,
+                    Candidate { edits, steps: size, level: next, quick: None },
+                ));
             }
         }
         out.screened += screened.len();
-        screened.sort_by_key(|(priority, _)| *priority);
+        screened.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut played: Vec<Candidate> = Vec::new();
         let total = screened.len().min(options.screen);
-        for (i, (_, mut candidate)) in screened.into_iter().take(options.screen).enumerate() {
+        for (i, (_, _, mut candidate)) in screened.into_iter().take(options.screen).enumerate() {
             if stopped() {
                 break;
             }
@@ -690,6 +725,18 @@ mod tests {
 
     fn c(name: &str) -> Cell {
         name.parse().unwrap()
+    }
+
+    #[test]
+    fn the_estimate_drops_only_what_it_can_tell_is_worse() {
+        // The level at 80%: a candidate at 85% or 10% is worse, one at 75%
+        // or 25% is not.
+        assert!(!estimate_keeps(0.85, 0.8) && !estimate_keeps(0.1, 0.8));
+        assert!(estimate_keeps(0.75, 0.8) && estimate_keeps(0.25, 0.8) && estimate_keeps(0.5, 0.8));
+        // The level near even: within the estimate's error, nothing is
+        // dropped.
+        assert!(estimate_keeps(0.65, 0.52) && estimate_keeps(0.35, 0.5));
+        assert!(!estimate_keeps(0.9, 0.5));
     }
 
     #[test]
