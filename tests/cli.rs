@@ -728,3 +728,44 @@ fn the_hand_evaluation_replays_the_earlier_games() {
     assert_ne!(fitted, before);
     assert!(fitted.contains("deep (alphabeta:6:150000:fitted)"), "{fitted}");
 }
+
+/// `--pairings` plays a check of one's own pairings, in order, and
+/// refuses what is not a list of pairings.
+#[test]
+fn selfplay_plays_the_pairings_named() {
+    let output = pushcrate()
+        .args(["selfplay", "@default", "--level", "pillars", "--games", "2", "--format", "json"])
+        .args(["--pairings", "hard,hard/alphabeta:2:4000:hand,alphabeta:2:4000:hand/medium,medium"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let agents: Vec<&str> = report["levels"][0]["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|run| run["agents"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["hard (alphabeta:2:4000:fitted)", "alphabeta:2:4000", "medium (greedy:25:fitted)"]);
+    for bad in ["hard", "hard,hard/", "hard,hard/x,y"] {
+        pushcrate()
+            .args(["selfplay", "@default", "--level", "pillars", "--pairings", bad])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--pairings"));
+    }
+    pushcrate()
+        .args([
+            "selfplay",
+            "@default",
+            "--level",
+            "pillars",
+            "--pairings",
+            "hard,hard",
+            "--evaluation",
+            "hand",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+}

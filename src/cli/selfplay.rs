@@ -71,6 +71,12 @@ pub struct SelfPlayArgs {
     /// today's). `--agents` names its own (`alphabeta:6:150000:hand`).
     #[arg(long, value_enum, default_value_t, conflicts_with_all = ["agents", "skill_trace", "head_to_head"])]
     pub evaluation: super::Evaluation,
+    /// The check's pairings, in the order they play, in place of expert's
+    /// and deep's: `A,B/C,D/…`, each pairing as `--agents` names it (`expert,expert/alphabeta:6:150000:hand,alphabeta:6:150000:hand`).
+    /// A level is balanced or unbalanced where every pairing agrees;
+    /// `--referee` (master) settles a disagreement.
+    #[arg(long, value_parser = parse_pairings, conflicts_with_all = ["agents", "evaluation", "skill_trace", "head_to_head"])]
+    pub pairings: Option<Pairings>,
     /// The run's seed: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -159,6 +165,18 @@ impl SelfPlayArgs {
             ("agents", format!("{agents:?}")),
             ("referee", self.referee.to_string()),
             ("evaluation", format!("{:?}", self.evaluation)),
+            (
+                "pairings",
+                format!(
+                    "{:?}",
+                    self.pairings.as_ref().map(|p| p
+                        .0
+                        .iter()
+                        .map(|[a, b]| format!("{a},{b}"))
+                        .collect::<Vec<_>>()
+                        .join("/"))
+                ),
+            ),
             ("seed", self.seed.to_string()),
             ("max-actions", self.max_actions.to_string()),
             ("opening", self.opening.to_string()),
@@ -177,6 +195,35 @@ pub(super) fn parse_agents(text: &str) -> Result<[Agent; 2], String> {
     let (a, b) = text.split_once(',').ok_or_else(|| format!("`{text}` is not two agents `A,B`"))?;
     let agent = |text: &str| text.trim().parse::<Agent>().map_err(|e| e.to_string());
     Ok([agent(a)?, agent(b)?])
+}
+
+/// A balance check's pairings, as `--pairings` names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairings(pub Vec<[Agent; 2]>);
+
+/// The most pairings `--pairings` takes.
+const MAX_PAIRINGS: usize = 8;
+
+fn parse_pairings(text: &str) -> Result<Pairings, String> {
+    let pairings = text.split('/').map(parse_agents).collect::<Result<Vec<_>, _>>()?;
+    if pairings.len() > MAX_PAIRINGS {
+        return Err(format!("{} pairings: at most {MAX_PAIRINGS}", pairings.len()));
+    }
+    Ok(Pairings(pairings))
+}
+
+impl SelfPlayArgs {
+    /// The balance check this run plays: one pairing (`--agents`), the
+    /// pairings named (`--pairings`), or the default check with the
+    /// evaluation asked; with `--referee`, master settles a disagreement.
+    fn plan<'a>(&'a self, single: &'a Option<[[Agent; 2]; 1]>) -> sim::Plan<'a> {
+        let referee = self.referee.then_some(sim::REFEREE);
+        match (single, &self.pairings) {
+            (Some(one), _) => sim::Plan::only(one),
+            (None, Some(Pairings(pairings))) => sim::Plan { pairings, referee },
+            (None, None) => sim::strong(self.evaluation.eval(), self.referee),
+        }
+    }
 }
 
 pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
@@ -209,10 +256,7 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         return head_to_head_command(args, agents, &levels, pack.rules);
     }
     let single = args.agents.map(|agents| [agents]);
-    let plan = match &single {
-        Some(one) => sim::Plan::only(one),
-        None => sim::strong(args.evaluation.eval(), args.referee),
-    };
+    let plan = args.plan(&single);
     let config = Config {
         agents: plan.pairings[0],
         games: args.games.unwrap_or(args.cap),
@@ -312,10 +356,10 @@ fn estimate_fixed_run(
         }
         (false, Some(games)) if !args.head_to_head => {
             let each = u64::from(games.div_ceil(2) * 2);
-            let plan = match args.agents {
-                Some(agents) => return estimate_games(args, levels, rules, agents, (each, 1, "pairings")),
-                None => sim::strong(args.evaluation.eval(), args.referee),
-            };
+            if let Some(agents) = args.agents {
+                return estimate_games(args, levels, rules, agents, (each, 1, "pairings"));
+            }
+            let plan = args.plan(&None);
             // Every pairing of the plan plays the games; the referee's only
             // where the others disagree.
             let pairings = plan.pairings.len() as u64 - u64::from(args.referee);
