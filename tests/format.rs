@@ -455,3 +455,14 @@ fn a_byte_order_mark_is_no_column() {
     }
     assert_eq!(line_col("\u{feff}format = x", "\u{feff}format = ".len()), (1, 10));
 }
+
+/// A level that cannot start says why: its start is never an empty list
+/// of problems.
+#[test]
+fn a_level_without_a_start_square_names_it() {
+    let mut level = pushcrate::level::Pack::bundled().levels[0].clone();
+    level.starts.two = None;
+    let error = level.start_state(pushcrate::rules::Rules::default()).unwrap_err();
+    assert!(!error.0.is_empty());
+    assert!(error.to_string().contains("player 2's start square is not placed"), "{error}");
+}

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 pub use problem::{Code, Field, Problem, Severity};
 pub use validate::MAX_NAME_LEN;
 
-use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Player, Rules, Setup, SetupError, Stage};
+use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Piece, Player, Rules, Setup, SetupError, SetupProblem, Stage};
 
 /// The newest format version, which this build reads and writes where a
 /// pack needs it (a level with expectations); a pack without writes
@@ -171,11 +171,19 @@ impl Level {
         })
     }
 
-    /// The starting position of the level under `rules`.
+    /// The starting position of the level under `rules`, or every problem
+    /// that keeps it from one: never an empty list.
     pub fn start_state(&self, rules: Rules) -> Result<GameState, SetupError> {
         match self.setup(rules) {
             Some(setup) => GameState::new(&setup),
-            None => Err(SetupError(Vec::new())),
+            None => {
+                let missing = Player::BOTH
+                    .into_iter()
+                    .filter(|&p| self.starts[p].is_none())
+                    .map(|p| SetupProblem::Missing(Piece::Start(p)))
+                    .chain(self.flag_cell().is_none().then_some(SetupProblem::Missing(Piece::Flag)));
+                Err(SetupError(missing.collect()))
+            }
         }
     }
 }

@@ -220,5 +220,9 @@ fn setup_problem(i: usize, level: &Level, problem: SetupProblem) -> Problem {
         SetupProblem::RouteCutByCrates(_) => {
             Problem::new(Code::RouteCutByCrates, Field::LevelKey(i, "crates"), message)
         }
+        SetupProblem::Missing(Piece::Start(p)) => {
+            Problem::new(Code::MissingStart, Field::LevelKey(i, start_key(p)), message)
+        }
+        SetupProblem::Missing(_) => Problem::new(Code::OffBoard, Field::LevelKey(i, "flag"), message),
     }
 }

@@ -95,6 +95,10 @@ pub enum SetupProblem {
     FlagOnStart(Player, Cell),
     /// A rule option is out of its range.
     RuleOutOfRange(RuleOption, String),
+    /// A piece the level does not place and that has no default: a start
+    /// square, or the flag of a board with no centre cell (a level's
+    /// problem, never a [`Setup`]'s, which always has them).
+    Missing(Piece),
     /// Walls alone cut one or more routes: the level cannot be won by the
     /// flag. One set of walls that parts the board is one problem, however
     /// many routes it cuts.
@@ -145,6 +149,7 @@ impl fmt::Display for SetupProblem {
             SetupProblem::CratesOverlap(cell) => write!(f, "two crates share {cell}"),
             SetupProblem::EmptyGoals(p) => write!(f, "{p}'s goal set is empty"),
             SetupProblem::FlagOnStart(p, cell) => write!(f, "the flag starts on {p}'s start square {cell}"),
+            SetupProblem::Missing(piece) => write!(f, "{piece} is not placed"),
             SetupProblem::RuleOutOfRange(_, message) => f.write_str(message),
             SetupProblem::RouteWalledOff { routes, region, cut, holds } => {
                 let walls: Vec<String> = cut.iter().map(|c| c.to_string()).collect();
