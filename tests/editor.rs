@@ -915,8 +915,9 @@ fn the_computer_keeps_its_player_through_a_game() {
     assert!(!sandbox.keeps_player(Player::One) && !sandbox.keeps_player(Player::Two));
 }
 
-#[test]
-fn without_file_dialogs_the_path_is_typed_in() {
+/// An editor on a desktop with no file dialog, a folder of its own, and
+/// Save (Ctrl+S) pressed on its unsaved bundled pack.
+fn saving_without_file_dialogs() -> (tempfile::TempDir, Harness<'static, Window>) {
     let dir = tempfile::tempdir().unwrap();
     let dialogs = FakeDialogs { unavailable: true, ..FakeDialogs::default() };
     let app = EditorApp::new(Box::new(dialogs), AppPaths { dir: dir.path().to_path_buf() });
@@ -926,6 +927,12 @@ fn without_file_dialogs_the_path_is_typed_in() {
     harness.run();
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run();
+    (dir, harness)
+}
+
+#[test]
+fn without_file_dialogs_the_path_is_typed_in() {
+    let (dir, mut harness) = saving_without_file_dialogs();
     let Some(Modal::AskPath { task, path: suggested }) = harness.state().modal().cloned() else {
         panic!("no path field");
     };
@@ -2309,15 +2316,7 @@ fn the_analysis_stays_in_sight_with_expectations_and_heat_map_open() {
 /// extension, with no click first. Escape cancels.
 #[test]
 fn the_path_field_takes_typing_at_once_and_escape_cancels() {
-    let dir = tempfile::tempdir().unwrap();
-    let dialogs = FakeDialogs { unavailable: true, ..FakeDialogs::default() };
-    let app = EditorApp::new(Box::new(dialogs), AppPaths { dir: dir.path().to_path_buf() });
-    let mut harness = Harness::builder()
-        .with_size(Vec2::new(1280.0, 800.0))
-        .build_ui_state(|ui, window: &mut Window| window.ui_root(ui), Window::new(app));
-    harness.run();
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
-    harness.run();
+    let (_dir, mut harness) = saving_without_file_dialogs();
     let Some(Modal::AskPath { path: suggested, .. }) = harness.state().modal().cloned() else {
         panic!("no path field");
     };
