@@ -25,7 +25,9 @@ use std::collections::BTreeMap;
 pub use problem::{Code, Field, Problem, Severity};
 pub use validate::MAX_NAME_LEN;
 
-use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Piece, Player, Rules, Setup, SetupError, SetupProblem, Stage};
+use crate::rules::{
+    Bitboard, ByPlayer, Cell, GameState, Piece, Player, Rules, Setup, SetupError, SetupProblem, Stage,
+};
 
 /// The newest format version, which this build reads and writes where a
 /// pack needs it (a level with expectations); a pack without writes
