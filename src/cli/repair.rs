@@ -23,7 +23,7 @@ pub struct RepairArgs {
     pub level: String,
     /// The most edits in a proposal, 1 to 3 (a mirrored pair counts as
     /// one).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=3))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::repair::MAX_EDITS)))]
     pub max_edits: u32,
     /// Keep a symmetry that makes the level the same for both players (a
     /// half turn or a top-to-bottom mirror with the players swapped): each

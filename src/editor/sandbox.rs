@@ -110,9 +110,6 @@ pub struct Kept {
     cancel: Arc<std::sync::atomic::AtomicBool>,
 }
 
-/// The most edits a suggested fix may make, as on the command line.
-const MAX_FIX_EDITS: u32 = 3;
-
 /// A game under way on a level.
 pub struct Sandbox {
     /// The level played, as it was when the game began.
@@ -525,9 +522,6 @@ impl Sandbox {
         }));
     }
 
-    /// The most edits a suggested fix may make in the editor.
-    pub const MAX_FIX_EDITS: u32 = MAX_FIX_EDITS;
-
     /// Starts a search for the smallest edits that make this level
     /// balanced ([`crate::repair`]: up to `fix_edits` edits, a mirrored
     /// pair counting as one), in the
@@ -539,7 +533,7 @@ impl Sandbox {
         let stage = Arc::clone(&self.fixes_stage);
         let plan = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
         let cap = self.balance_games.div_ceil(2) * 2;
-        let max_edits = self.fix_edits.clamp(1, MAX_FIX_EDITS);
+        let max_edits = self.fix_edits.clamp(1, crate::repair::MAX_EDITS);
         self.preview = None;
         self.fixes = Some(Job::spawn(0, move |progress| {
             let options =

@@ -471,6 +471,10 @@ fn estimate_keeps(candidate: f64, level: f64) -> bool {
     (candidate - 0.5).abs() <= (level - 0.5).abs().max(error)
 }
 
+/// The most edits a search may make (a mirrored pair counting as one):
+/// `repair --max-edits` and the editor's *Suggest fixes* both stop here.
+pub const MAX_EDITS: u32 = 3;
+
 /// A candidate: its edits and level.
 #[derive(Clone)]
 struct Candidate {

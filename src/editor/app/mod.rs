@@ -697,7 +697,7 @@ impl EditorApp {
             Command::SetAnimate(on) => self.with_game(|s| s.animate = on),
             Command::SetBalanceGames(games) => self.with_game(|s| s.balance_games = games.clamp(2, 20_000)),
             Command::SetFixEdits(edits) => {
-                self.with_game(|s| s.fix_edits = edits.clamp(1, super::sandbox::Sandbox::MAX_FIX_EDITS));
+                self.with_game(|s| s.fix_edits = edits.clamp(1, crate::repair::MAX_EDITS));
             }
             Command::SetBalanceFixed(on) => self.with_game(|s| s.balance_fixed = on),
             Command::ShowDecisions(event) => self.with_game(|s| s.decisions_shown = event),

@@ -465,7 +465,7 @@ impl View<'_> {
             if let Some(sandbox) = app.sandbox() {
                 let label = ui.label("Edits, at most");
                 let mut edits = sandbox.fix_edits;
-                ui.add(egui::DragValue::new(&mut edits).range(1..=crate::editor::sandbox::Sandbox::MAX_FIX_EDITS))
+                ui.add(egui::DragValue::new(&mut edits).range(1..=crate::repair::MAX_EDITS))
                     .labelled_by(label.id)
                     .on_hover_text(
                         "The most edits a fix may make, as `pushcrate repair --max-edits`: more edits find fixes for levels further from balance, and take longer (a mirrored pair counts as one)",
