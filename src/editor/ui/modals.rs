@@ -154,10 +154,10 @@ impl View<'_> {
                     let output = egui::TextEdit::singleline(&mut path).desired_width(460.0).show(ui);
                     let field = egui::Response::clone(&output.response).labelled_by(label.id);
                     // Typing goes to the path at once, with no click first:
-                    // the field takes the keyboard whenever nothing else has
-                    // it, the file's name selected (as a desktop's Save
-                    // dialog does), so that what is typed replaces the name
-                    // and keeps its folder and extension.
+                    // the field takes the keyboard as the dialog opens, the
+                    // file's name selected (as a desktop's Save dialog
+                    // does), so that what is typed replaces the name and
+                    // keeps its folder and extension.
                     if opening {
                         field.request_focus();
                         let mut state = output.state;
