@@ -8,10 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo fmt --check
-cargo clippy --all-targets --profile ci -- -D warnings
-cargo test --profile ci
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --profile ci
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --profile ci -- -D warnings
+cargo test --workspace --profile ci
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --profile ci
 
 # Packs as a client author would check them: Python's tomllib + jsonschema.
 python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema

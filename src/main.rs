@@ -6,6 +6,10 @@ use std::process::ExitCode;
 use pushcrate::cli::{self, Handoff};
 
 fn main() -> ExitCode {
+    // Games run in the background, in the editor as on the command line:
+    // their workers yield to the thread that handles input. Set before any
+    // game, as the worker pools are made once.
+    pushcrate::sim::on_worker_start(pushcrate::editor::job::yield_to_the_interface);
     match cli::main() {
         Handoff::Exit(code) => ExitCode::from(code),
         Handoff::Edit(pack) => {

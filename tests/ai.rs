@@ -1047,32 +1047,46 @@ fn undecided_games_are_explained_by_static_findings() {
     assert!(!check.undecided && check.explained_by.is_empty());
 }
 
-/// Games played in the background yield to the editor's interface: their
-/// worker threads run at a lower priority (nice 10) than the thread that
-/// draws the window and handles input.
+/// Games played in the background yield to the editor's interface: the
+/// `pushcrate` binary's game workers run at a lower priority (nice 10)
+/// than the thread that draws the window and handles input. Seen from
+/// outside, on a running `selfplay`.
 #[cfg(target_os = "linux")]
 #[test]
 fn game_threads_run_at_a_lower_priority() {
-    let start = bundled("tiny");
-    let stop = std::sync::Arc::new(AtomicBool::new(false));
-    let results = sim::run(&start, &config(2, 2), &|| {}, &stop);
-    assert_eq!(results.len(), 2);
-    let mut workers = 0;
-    for task in std::fs::read_dir("/proc/self/task").unwrap() {
-        let dir = task.unwrap().path();
-        let name = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
-        if !name.starts_with("pushcrate-games") {
-            continue;
-        }
-        let stat = std::fs::read_to_string(dir.join("stat")).unwrap();
-        // The fields after the command's closing parenthesis: state is the
-        // 3rd field of stat, nice the 19th.
-        let after = &stat[stat.rfind(')').unwrap() + 2..];
-        let nice: i32 = after.split_whitespace().nth(16).unwrap().parse().unwrap();
-        assert_eq!(nice, 10, "{name}");
-        workers += 1;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pushcrate"))
+        .args(["selfplay", "@default", "--level", "open", "--agents", "deep,deep", "--games", "1000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let tasks = std::path::PathBuf::from(format!("/proc/{}/task", child.id()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut seen = Vec::new();
+    while seen.len() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        seen = std::fs::read_dir(&tasks)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|task| {
+                let dir = task.path();
+                let name = std::fs::read_to_string(dir.join("comm")).ok()?;
+                let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+                // The fields after the command's closing parenthesis: state
+                // is the 3rd field of stat, nice the 19th.
+                let after = &stat[stat.rfind(')')? + 2..];
+                let nice: i32 = after.split_whitespace().nth(16)?.parse().ok()?;
+                name.starts_with("pushcrate-games").then_some((name.trim().to_owned(), nice))
+            })
+            .collect();
     }
-    assert!(workers >= 2, "{workers} game threads found");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(seen.len() >= 2, "game threads found: {seen:?}");
+    for (name, nice) in seen {
+        assert_eq!(nice, 10, "{name}");
+    }
 }
 
 /// The balance estimate before any game ranks the open board with player

@@ -40,7 +40,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0, value_parser = super::selfplay::parse_threads)]
     pub threads: usize,
     /// Where to write the weights (standard output when left out), as
-    /// `src/ai/fitted.toml` holds them.
+    /// `crates/pushcrate-core/src/ai/fitted.toml` holds them.
     #[arg(long)]
     pub out: Option<PathBuf>,
 }

@@ -6,6 +6,27 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
+/// Lowers the calling thread's scheduling priority (nice 10), so that
+/// games played in the background never starve the interface of a core:
+/// its thread keeps the default priority and is run first whenever it has
+/// input to handle. The `pushcrate` binary has every game-playing worker
+/// call it as it starts (`sim::on_worker_start`), in the editor as on the
+/// command line. Linux only; elsewhere a no-op.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+pub fn yield_to_the_interface() {
+    // SAFETY: `setpriority` reads no memory of ours; `PRIO_PROCESS` with
+    // `who = 0` names the calling thread on Linux, whose nice value is per
+    // thread. A failure (a sandbox that forbids it) leaves the priority as
+    // it was, which is harmless.
+    let _ignored = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
+}
+
+/// Lowers the calling thread's scheduling priority: Linux only; here a
+/// no-op.
+#[cfg(not(target_os = "linux"))]
+pub fn yield_to_the_interface() {}
+
 /// What a running job sees: where to count progress and whether it was
 /// cancelled.
 #[derive(Clone, Debug)]

@@ -367,7 +367,7 @@ pub fn tune(options: &Options, progress: &dyn Fn(&str), stop: &Arc<AtomicBool>) 
 }
 
 impl Tuned {
-    /// The weights as `src/ai/fitted.toml` holds them, with how they were
+    /// The weights as `crates/pushcrate-core/src/ai/fitted.toml` holds them, with how they were
     /// made (`command`, the options, the sets and the losses) in comments.
     #[must_use]
     pub fn to_toml(&self, command: &str, options: &Options) -> String {

@@ -83,7 +83,7 @@ pub enum DiagramError {
 /// flag the centre when no `F` is drawn.
 ///
 /// ```
-/// use pushcrate::level::render::level_from_diagram;
+/// use pushcrate_core::level::render::level_from_diagram;
 /// let level = level_from_diagram("tiny", "
 ///     . . 2 . .
 ///     . # . # .

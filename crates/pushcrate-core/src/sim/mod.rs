@@ -214,22 +214,18 @@ pub fn run(
     }
 }
 
-/// Lowers the calling worker thread's scheduling priority (nice 10), so
-/// that games played in the background never starve the editor's
-/// interface of a core: its thread keeps the default priority and is run
-/// first whenever it has input to handle. Linux only; elsewhere a no-op.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn yield_to_the_interface() {
-    // SAFETY: `setpriority` reads no memory of ours; `PRIO_PROCESS` with
-    // `who = 0` names the calling thread on Linux, whose nice value is per
-    // thread. A failure (a sandbox that forbids it) leaves the priority as
-    // it was, which is harmless.
-    let _ignored = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
-}
+/// What each worker thread of the game pools runs as it starts, set once
+/// per process by [`on_worker_start`].
+static WORKER_START: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
 
-#[cfg(not(target_os = "linux"))]
-fn yield_to_the_interface() {}
+/// Has every worker thread that plays games run `hook` as it starts: the
+/// editor lowers their scheduling priority there, so that games never
+/// starve its interface of a core. Set it before the first run: the pools
+/// are made once per process. `false` when a hook was already set (it
+/// stays).
+pub fn on_worker_start(hook: fn()) -> bool {
+    WORKER_START.set(hook).is_ok()
+}
 
 /// The worker pool of `threads` threads (0: one per core), made once per
 /// process and kept: runs follow one another by the hundred in a
@@ -248,7 +244,11 @@ fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("pushcrate-games-{i}"))
-            .start_handler(|_| yield_to_the_interface())
+            .start_handler(|_| {
+                if let Some(hook) = WORKER_START.get() {
+                    hook();
+                }
+            })
             .build()
             .ok()?,
     );

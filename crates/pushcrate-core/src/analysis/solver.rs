@@ -271,7 +271,7 @@ mod tests {
 
     /// Positions of random games on the bundled and the flawed levels.
     fn positions() -> Vec<GameState> {
-        let flawed = parse_pack(include_str!("../../mazes/flawed.toml")).pack.expect("the flawed pack reads");
+        let flawed = parse_pack(crate::level::FLAWED_PACK_TOML).pack.expect("the flawed pack reads");
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut out = Vec::new();
         for pack in [Pack::bundled(), flawed] {

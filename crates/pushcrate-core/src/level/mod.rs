@@ -42,10 +42,10 @@ pub const MAX_LEVELS: usize = 10_000;
 
 /// The bundled default pack, as shipped in `mazes/default.toml`: the
 /// showcase, every level balanced under the default check.
-pub const DEFAULT_PACK_TOML: &str = include_str!("../../mazes/default.toml");
+pub const DEFAULT_PACK_TOML: &str = include_str!("../../../../mazes/default.toml");
 /// The bundled pack of flawed levels, as shipped in `mazes/flawed.toml`:
 /// each level kept lopsided or broken on purpose, its flaw in its notes.
-pub const FLAWED_PACK_TOML: &str = include_str!("../../mazes/flawed.toml");
+pub const FLAWED_PACK_TOML: &str = include_str!("../../../../mazes/flawed.toml");
 
 /// One level: a board a designer paints. Any field may be wrong; see
 /// [`Pack::problems`].

@@ -129,7 +129,7 @@ impl Weights {
         Ok(Weights(out))
     }
 
-    /// The fitted weights the crate ships (`src/ai/fitted.toml`).
+    /// The fitted weights the crate ships (`crates/pushcrate-core/src/ai/fitted.toml`).
     ///
     /// # Panics
     /// Never for the shipped file, which a test reads.
