@@ -22,12 +22,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
-    Config, Decision, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, SETTLE_BUDGET,
-    SETTLE_DEPTH, Sequential, pairs_cap, resume_sequential, run, run_sequential,
+    Config, Decision, Decisions, ForcedWin, GameResult, Leaning, Question, Rate, Report, Sequential,
+    resume_sequential, run, run_sequential,
 };
 use crate::ai::{Agent, Eval};
 use crate::analysis::{Finding, FindingCode, LevelReport};
 use crate::rules::{GameState, Player};
+
+/// How deep the solver looks to settle a level before sampling is believed.
+pub const SETTLE_DEPTH: u32 = 40;
+/// Positions the solver may visit to settle a level.
+pub const SETTLE_BUDGET: u64 = 20_000;
 
 /// The pairings of the default balance check: expert against expert, and
 /// deep against deep, two turns deeper (master, deeper still, would make
@@ -699,7 +704,7 @@ pub fn check_balance(
     cancel: &Arc<AtomicBool>,
 ) -> (BalanceCheck, Vec<Vec<GameResult>>) {
     let forced_win = settle(start, cancel);
-    let cap = pairs_cap(base);
+    let cap = super::runs::pairs_cap(base);
     if forced_win.is_some() {
         let games = plan.pairings.len() as u32 * cap;
         progress(Tick::FewerGames(games));

@@ -37,8 +37,25 @@
 //! the rule with synthetic streams of pairs and checks it (docs/ai.md
 //! records the games needed).
 
-use super::Leaning;
 use crate::rules::Player;
+
+/// Which way a balance verdict leans: the level even, or a player ahead.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Leaning {
+    /// The first player's score lies within the band: balanced.
+    Even,
+    /// This player is ahead: unbalanced in its favour.
+    Ahead(Player),
+}
+
+impl std::fmt::Display for Leaning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Leaning::Even => f.write_str("balanced"),
+            Leaning::Ahead(player) => write!(f, "player {} ahead", player.number()),
+        }
+    }
+}
 
 /// The band a balanced level's first player scores within.
 pub const BAND: (f64, f64) = (0.4, 0.6);

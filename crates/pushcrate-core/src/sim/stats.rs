@@ -1,26 +1,9 @@
 //! Statistics of a self-play run: win rates with Wilson intervals, balance,
 //! stalls, game lengths, and the verdicts.
 
-use super::{BAND, GameResult};
+use super::game::GameResult;
+use super::sequential::{BAND, Leaning, Sequential};
 use crate::rules::{Outcome, Player, WinKind};
-
-/// Which way a balance verdict leans: the level even, or a player ahead.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Leaning {
-    /// The first player's score lies within the band: balanced.
-    Even,
-    /// This player is ahead: unbalanced in its favour.
-    Ahead(Player),
-}
-
-impl std::fmt::Display for Leaning {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Leaning::Even => f.write_str("balanced"),
-            Leaning::Ahead(player) => write!(f, "player {} ahead", player.number()),
-        }
-    }
-}
 
 /// A proportion with its 95% Wilson score interval.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -140,7 +123,7 @@ pub struct Report {
     pub verdicts: RunVerdict,
     /// The sequential test that stopped the run, when one did: its
     /// decision is then the run's verdict, not the fixed-size interval.
-    pub sequential: Option<super::Sequential>,
+    pub sequential: Option<Sequential>,
 }
 
 /// A forced win proved by the solver.
@@ -170,7 +153,7 @@ impl Report {
             return test.leaning(self.first());
         }
         let score = self.first_player_score;
-        let (low, high) = super::BAND;
+        let (low, high) = BAND;
         if self.games == 0 {
             None
         } else if score.low >= low && score.high <= high {
@@ -283,7 +266,7 @@ impl Report {
     /// The same report, judged by the sequential test that stopped its
     /// run: the verdicts follow the test's decision.
     #[must_use]
-    pub fn with_sequential(mut self, test: super::Sequential) -> Report {
+    pub fn with_sequential(mut self, test: Sequential) -> Report {
         self.sequential = Some(test);
         // The interval shown is the pairs', as the test counts them.
         let (low, high) = test.pairs.interval();
