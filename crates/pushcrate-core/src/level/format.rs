@@ -131,6 +131,11 @@ mod schema_types {
     #![allow(dead_code)]
     use schemars::JsonSchema;
 
+    use crate::rules::{
+        CRATE_PLACEMENTS_RANGE, CRATES_TO_WIN_RANGE, DRAW_ACTIONS_RANGE, FLAG_BONUS_ACTIONS_RANGE, MAX_SIDE,
+        MIN_SIDE,
+    };
+
     /// A cell name: a file letter `a`–`k`, then a rank `1`–`11`.
     #[derive(JsonSchema)]
     pub struct CellName(#[schemars(pattern(r"^[a-k](1[01]|[1-9])$"))] String);
@@ -240,10 +245,10 @@ mod schema_types {
     #[derive(JsonSchema)]
     pub struct Resolved {
         /// Files (columns, `a` at the left), 5 to 11: the W of `size`.
-        #[schemars(range(min = 5, max = 11))]
+        #[schemars(range(min = MIN_SIDE, max = MAX_SIDE))]
         pub width: Option<i64>,
         /// Ranks (rows, rank 1 at the bottom), 5 to 11: the H of `size`.
-        #[schemars(range(min = 5, max = 11))]
+        #[schemars(range(min = MIN_SIDE, max = MAX_SIDE))]
         pub height: Option<i64>,
         /// The player who moves first.
         #[schemars(range(min = 1, max = 2))]
@@ -271,15 +276,15 @@ mod schema_types {
     /// Every rule option of docs/rules.md.
     #[derive(JsonSchema)]
     pub struct ResolvedRules {
-        #[schemars(range(min = 1, max = 50))]
+        #[schemars(range(min = CRATES_TO_WIN_RANGE.0, max = CRATES_TO_WIN_RANGE.1))]
         pub crates_to_win: Option<i64>,
-        #[schemars(range(min = 0, max = 60))]
+        #[schemars(range(min = CRATE_PLACEMENTS_RANGE.0, max = CRATE_PLACEMENTS_RANGE.1))]
         pub crate_placements: Option<i64>,
-        #[schemars(range(min = 0, max = 8))]
+        #[schemars(range(min = FLAG_BONUS_ACTIONS_RANGE.0, max = FLAG_BONUS_ACTIONS_RANGE.1))]
         pub flag_bonus_actions: Option<i64>,
-        #[schemars(range(min = 0, max = 10000))]
+        #[schemars(range(min = DRAW_ACTIONS_RANGE.0, max = DRAW_ACTIONS_RANGE.1))]
         pub draw_offer_after: Option<i64>,
-        #[schemars(range(min = 0, max = 10000))]
+        #[schemars(range(min = DRAW_ACTIONS_RANGE.0, max = DRAW_ACTIONS_RANGE.1))]
         pub draw_reoffer_gap: Option<i64>,
         pub jump: Option<Jump>,
     }

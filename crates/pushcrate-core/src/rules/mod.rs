@@ -16,7 +16,10 @@ pub mod zobrist;
 
 pub use action::{Action, ActionKind, ActionList, ParseActionError, format_actions, parse_actions};
 pub use bitboard::{Bitboard, BitboardIter};
-pub use options::{JumpRule, ParseJumpRuleError, RuleOption, RuleValueError, Rules};
+pub use options::{
+    CRATE_PLACEMENTS_RANGE, CRATES_TO_WIN_RANGE, DRAW_ACTIONS_RANGE, FLAG_BONUS_ACTIONS_RANGE, JumpRule,
+    ParseJumpRuleError, RuleOption, RuleValueError, Rules,
+};
 pub use path::{Route, RouteEnds, RouteSet};
 pub use perft::{divide, perft, perft_full, perft_until};
 pub use setup::{Piece, Setup, SetupProblem};

@@ -93,6 +93,17 @@ impl Default for Rules {
     }
 }
 
+/// The inclusive range of `crates_to_win`. Each numeric option's range is
+/// defined here once: [`Rules::set_number`] refuses a value outside it, and
+/// the pack format's JSON Schema states it (`level::format`).
+pub const CRATES_TO_WIN_RANGE: (i64, i64) = (1, 50);
+/// The inclusive range of `crate_placements`.
+pub const CRATE_PLACEMENTS_RANGE: (i64, i64) = (0, 60);
+/// The inclusive range of `flag_bonus_actions`.
+pub const FLAG_BONUS_ACTIONS_RANGE: (i64, i64) = (0, 8);
+/// The inclusive range of `draw_offer_after` and `draw_reoffer_gap`.
+pub const DRAW_ACTIONS_RANGE: (i64, i64) = (0, 10_000);
+
 /// One option, for error messages and the editor's rules panel.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum RuleOption {
@@ -138,10 +149,10 @@ impl RuleOption {
     #[must_use]
     pub const fn range(self) -> Option<(i64, i64)> {
         match self {
-            RuleOption::CratesToWin => Some((1, 50)),
-            RuleOption::CratePlacements => Some((0, 60)),
-            RuleOption::FlagBonusActions => Some((0, 8)),
-            RuleOption::DrawOfferAfter | RuleOption::DrawReofferGap => Some((0, 10_000)),
+            RuleOption::CratesToWin => Some(CRATES_TO_WIN_RANGE),
+            RuleOption::CratePlacements => Some(CRATE_PLACEMENTS_RANGE),
+            RuleOption::FlagBonusActions => Some(FLAG_BONUS_ACTIONS_RANGE),
+            RuleOption::DrawOfferAfter | RuleOption::DrawReofferGap => Some(DRAW_ACTIONS_RANGE),
             RuleOption::Jump => None,
         }
     }
