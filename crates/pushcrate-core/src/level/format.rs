@@ -10,12 +10,48 @@ use toml::Spanned;
 
 use super::validate::{goals_key, start_key};
 use super::{
-    Code, Expectation, FORMAT_VERSION, Field, Level, MAX_FILE_BYTES, MAX_LEVELS, OLDEST_FORMAT_VERSION, Pack,
-    Problem,
+    Code, DEFAULT_PACK_TOML, Expectation, FLAWED_PACK_TOML, FORMAT_VERSION, Field, Level, MAX_FILE_BYTES,
+    MAX_LEVELS, OLDEST_FORMAT_VERSION, Pack, Problem,
 };
 use crate::rules::{
     Bitboard, ByPlayer, Cell, JumpRule, MAX_SIDE, MIN_SIDE, Player, RuleOption, Rules, Stage,
 };
+
+impl Pack {
+    /// The bundled default pack.
+    ///
+    /// # Panics
+    /// Never in a released build: a test loads the bundled file and checks
+    /// that it has no error.
+    #[must_use]
+    #[allow(clippy::expect_used)]
+    pub fn bundled() -> Pack {
+        parse_pack(DEFAULT_PACK_TOML).pack.expect("the bundled pack parses")
+    }
+
+    /// The bundled pack of flawed levels.
+    ///
+    /// # Panics
+    /// Never in a released build: a test loads the bundled file and checks
+    /// that it has no error.
+    #[must_use]
+    #[allow(clippy::expect_used)]
+    pub fn bundled_flawed() -> Pack {
+        parse_pack(FLAWED_PACK_TOML).pack.expect("the bundled flawed pack parses")
+    }
+
+    /// Both bundled packs: the showcase, then the flawed levels.
+    #[must_use]
+    pub fn bundled_both() -> [Pack; 2] {
+        [Pack::bundled(), Pack::bundled_flawed()]
+    }
+
+    /// The bundled pack that holds level `id`, if either does.
+    #[must_use]
+    pub fn bundled_with(id: &str) -> Option<Pack> {
+        Pack::bundled_both().into_iter().find(|pack| pack.level(id).is_some())
+    }
+}
 
 /// The schema's default of `crates`: none.
 fn no_crates() -> Vec<String> {

@@ -2,8 +2,17 @@
 
 use std::collections::HashMap;
 
-use super::{Code, Field, Level, Pack, Problem};
+use super::pack::{Level, Pack};
+use super::problem::{Code, Field, Problem};
 use crate::rules::{Cell, Piece, Player, Route, Rules, SetupProblem};
+
+impl Pack {
+    /// Every problem of the pack, errors and warnings, in pack order.
+    #[must_use]
+    pub fn problems(&self) -> Vec<Problem> {
+        pack_problems(self)
+    }
+}
 
 /// Limits on text, so that hostile files cannot make the tools crawl.
 pub(crate) const MAX_ID_LEN: usize = 64;
