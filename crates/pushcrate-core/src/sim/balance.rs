@@ -710,16 +710,62 @@ pub fn check_balance(
         progress(Tick::FewerGames(games));
         return (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new());
     }
-    // A pairing's games: a new run asking `question`, or the run of an
-    // earlier test, with its games, going on to ask the whole verdict.
-    let play = |agents: [Agent; 2],
-                pairing: usize,
-                question: Question,
-                earlier: Option<(Sequential, Vec<GameResult>)>| {
-        let config = Config { agents, ..*base };
+    let pairings = Pairings { start, level, base, cap, progress, cancel };
+    let mut runs = Vec::new();
+    let mut games = Vec::new();
+    for (pairing, &agents) in plan.pairings.iter().enumerate() {
+        let (report, results) = pairings.play(agents, pairing, question_left(&runs, start.turn()), None);
+        runs.push(report);
+        games.push(results);
+        if cancel.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    let mut check = BalanceCheck::new(level, runs, None);
+    let complete = check.runs.len() == plan.pairings.len() && !check.interrupted;
+    if let Some(referee) = plan.referee
+        && complete
+        && check.pairings_disagree
+    {
+        check = pairings.referee(plan.pairings, referee, check.runs, &mut games);
+    }
+    if check.runs.len() < plan.pairings.len() {
+        // A pairing that was never played cannot agree: no verdict yet.
+        check.verdict = BalanceVerdict::Uncertain;
+        check.favoured = None;
+    }
+    check.decisions = Decisions::of(start, games.iter().flatten());
+    (check, games)
+}
+
+/// What every pairing of one check shares as it is played: the level's
+/// start and name, the base configuration, each pairing's cap in games,
+/// where progress goes and the cancel flag.
+struct Pairings<'a> {
+    start: &'a GameState,
+    level: &'a str,
+    base: &'a Config,
+    cap: u32,
+    progress: &'a (dyn Fn(Tick) + Sync),
+    cancel: &'a Arc<AtomicBool>,
+}
+
+impl Pairings<'_> {
+    /// A pairing's games and report: a new run asking `question`, or the
+    /// run of an earlier test, with its games, going on to ask the whole
+    /// verdict.
+    fn play(
+        &self,
+        agents: [Agent; 2],
+        pairing: usize,
+        question: Question,
+        earlier: Option<(Sequential, Vec<GameResult>)>,
+    ) -> (Report, Vec<GameResult>) {
+        let (start, cancel, progress) = (self.start, self.cancel, self.progress);
+        let config = Config { agents, ..*self.base };
         let names = agents.map(Agent::label);
         let before = earlier.as_ref().map_or(0, |(_, played)| played.len() as u32);
-        let announced = cap - before;
+        let announced = self.cap - before;
         // Games played here, those past the settling pair included: what
         // was not played of the announced games is withdrawn, so that the
         // games counted come to the games announced.
@@ -729,7 +775,7 @@ pub fn check_balance(
             progress(Tick::Game);
         };
         let look = |test: &Sequential| progress(Tick::Look { pairing, test: *test });
-        let (results, test) = match (base.sequential, earlier) {
+        let (results, test) = match (self.base.sequential, earlier) {
             (_, Some((test, played))) => {
                 let (results, test) =
                     resume_sequential(start, &config, test, played, &on_game, &look, cancel);
@@ -746,7 +792,7 @@ pub fn check_balance(
         if played < announced && !cancel.load(Ordering::Relaxed) {
             progress(Tick::FewerGames(announced - played));
         }
-        let report = Report::new(level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
+        let report = Report::new(self.level, names, start.turn(), &results, cancel.load(Ordering::Relaxed));
         (
             match test {
                 Some(test) => report.with_sequential(test),
@@ -754,26 +800,19 @@ pub fn check_balance(
             },
             results,
         )
-    };
-    let mut runs = Vec::new();
-    let mut games = Vec::new();
-    for (pairing, &agents) in plan.pairings.iter().enumerate() {
-        let (report, results) = play(agents, pairing, question_left(&runs, start.turn()), None);
-        runs.push(report);
-        games.push(results);
-        if cancel.load(Ordering::Relaxed) {
-            break;
-        }
     }
-    let mut check = BalanceCheck::new(level, runs, None);
-    let complete = check.runs.len() == plan.pairings.len() && !check.interrupted;
-    if let Some(referee) = plan.referee
-        && complete
-        && check.pairings_disagree
-    {
-        progress(Tick::MoreGames(cap));
-        let (referee_report, referee_games) = play(referee, plan.pairings.len(), Question::Verdict, None);
-        let mut runs = check.runs;
+
+    /// The referee's games where the pairings (`runs`, their games in
+    /// `games`) disagree, and the check they make together.
+    fn referee(
+        &self,
+        pairings: &[[Agent; 2]],
+        referee: [Agent; 2],
+        mut runs: Vec<Report>,
+        games: &mut Vec<Vec<GameResult>>,
+    ) -> BalanceCheck {
+        (self.progress)(Tick::MoreGames(self.cap));
+        let (referee_report, referee_games) = self.play(referee, pairings.len(), Question::Verdict, None);
         // A pairing asked one edge alone (the second, after the first
         // called a player ahead) answered only "not ahead": where the
         // referee finds the level even or the other player ahead, and no
@@ -781,35 +820,28 @@ pub fn check_balance(
         // verdict, since the verdict holds where it shares the referee's.
         if let Some(side) = referee_report.leaning()
             && !runs.iter().any(|r| r.leaning() == Some(side))
-            && !cancel.load(Ordering::Relaxed)
+            && !self.cancel.load(Ordering::Relaxed)
         {
-            for (pairing, &agents) in plan.pairings.iter().enumerate() {
+            for (pairing, &agents) in pairings.iter().enumerate() {
                 let Some(test) = runs[pairing].sequential else { continue };
                 let ruled_out = match test.decision {
-                    Decision::NotFirstAhead => Leaning::Ahead(start.turn()),
-                    Decision::NotSecondAhead => Leaning::Ahead(start.turn().other()),
+                    Decision::NotFirstAhead => Leaning::Ahead(self.start.turn()),
+                    Decision::NotSecondAhead => Leaning::Ahead(self.start.turn().other()),
                     _ => continue,
                 };
                 if ruled_out == side {
                     continue;
                 }
-                progress(Tick::MoreGames(cap - test.games));
+                (self.progress)(Tick::MoreGames(self.cap - test.games));
                 let played = std::mem::take(&mut games[pairing]);
-                let (report, results) = play(agents, pairing, Question::Verdict, Some((test, played)));
+                let (report, results) = self.play(agents, pairing, Question::Verdict, Some((test, played)));
                 runs[pairing] = report;
                 games[pairing] = results;
             }
         }
         games.push(referee_games);
-        check = BalanceCheck::refereed(level, runs, referee_report, None);
+        BalanceCheck::refereed(self.level, runs, referee_report, None)
     }
-    if check.runs.len() < plan.pairings.len() {
-        // A pairing that was never played cannot agree: no verdict yet.
-        check.verdict = BalanceVerdict::Uncertain;
-        check.favoured = None;
-    }
-    check.decisions = Decisions::of(start, games.iter().flatten());
-    (check, games)
 }
 
 /// What is left for the next pairing's sequential test to learn, given the
