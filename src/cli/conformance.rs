@@ -54,6 +54,10 @@ fn drawn(id: &str, diagram: &str) -> Level {
     level_from_diagram(id, diagram).unwrap_or_else(|e| Level::new(format!("{id}-{e}"), 5, 5))
 }
 
+/// The suite's packs: boards of every size and shape, own goal sets, and
+/// the bundled levels, with the rule options each pack varies.
+///
+/// Its length: the packs are data, written out one after another.
 fn suite_packs() -> Vec<SuitePack> {
     let mut sizes = vec![
         drawn("tiny-5x5", ". . 2 . .\n. . . . .\n. . F . .\n. . . . .\n. . 1 . ."),

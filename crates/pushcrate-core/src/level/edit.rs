@@ -134,6 +134,9 @@ impl Level {
         self.goals[player].get_or_insert(current)
     }
 
+    /// Applies `op` alone.
+    ///
+    /// Its length: one arm per kind of edit, each a few lines.
     fn apply_one(&mut self, op: EditOp) {
         let board = self.board();
         match op {
