@@ -2,7 +2,8 @@
 //! analysis settles it: every expectation but the two the balance check
 //! answers (`balanced`, `unbalanced:N`; see `sim::BalanceCheck::meets`).
 
-use super::{FindingCode, LevelReport, Severity, Witness};
+use super::finding::{FindingCode, Severity, Witness};
+use super::report::LevelReport;
 use crate::level::{Expectation, Level, Problem};
 
 /// What the analysis says of one expectation: whether it holds, and why.
