@@ -912,37 +912,7 @@ impl Reader<'_> {
         self.map.spans.insert(Field::LevelKey(i, "id"), id.span());
         self.map.spans.insert(Field::LevelKey(i, "name"), name.span());
         self.map.spans.insert(Field::LevelKey(i, "size"), size.span());
-        let (width, height) = match parse_size(size.get_ref()) {
-            Some((w, h))
-                if (MIN_SIDE..=MAX_SIDE).contains(&w)
-                    && (MIN_SIDE..=MAX_SIDE).contains(&h)
-                    && *size.get_ref() == format!("{w}x{h}") =>
-            {
-                (w, h)
-            }
-            parsed => {
-                let message = match parsed {
-                    Some((w, h))
-                        if (MIN_SIDE..=MAX_SIDE).contains(&w) && (MIN_SIDE..=MAX_SIDE).contains(&h) =>
-                    {
-                        format!(
-                            "`{}` is not written as files × ranks with a plain `x` and no spaces or leading zeros; write \"{w}x{h}\"",
-                            size.get_ref().escape_debug()
-                        )
-                    }
-                    Some((w, h)) => format!(
-                        "a {w} × {h} board is out of range: each side is from {MIN_SIDE} to {MAX_SIDE}"
-                    ),
-                    None => format!(
-                        "`{}` is not a size; write files × ranks, such as \"9x9\"",
-                        size.get_ref().escape_debug()
-                    ),
-                };
-                self.problem(Code::Size, Field::LevelKey(i, "size"), size.span(), message);
-                self.map.broken.insert(Field::Level(i));
-                (MIN_SIDE, MIN_SIDE)
-            }
-        };
+        let (width, height) = self.size(i, &size);
         let mut level = Level::new(id.into_inner(), width, height);
         level.name = name.into_inner().0;
         level.author = author.map(|a| a.into_inner().0);
@@ -977,32 +947,8 @@ impl Reader<'_> {
             }
         }
         for (player, raw) in [(Player::One, p1), (Player::Two, p2)] {
-            let Some(raw) = raw else { continue };
-            let table_span = raw.span();
-            let raw = raw.into_inner().0;
-            self.map.spans.insert(Field::LevelKey(i, start_key(player)), table_span.clone());
-            if let Some(start) = raw.start {
-                self.map.spans.insert(Field::LevelKey(i, start_key(player)), start.span());
-                level.starts[player] = self.cell(i, start_key(player), &start);
-            }
-            if let Some(goals) = raw.goals {
-                let key = goals_key(player);
-                self.map.spans.insert(Field::LevelKey(i, key), goals.span());
-                let mut set = Bitboard::EMPTY;
-                for entry in goals.get_ref() {
-                    if let Some(cell) = self.cell(i, key, entry) {
-                        if set.has(cell) {
-                            self.problem(
-                                Code::DuplicateCell,
-                                Field::LevelCell(i, key, cell),
-                                entry.span(),
-                                format!("goal cell {cell} is listed twice"),
-                            );
-                        }
-                        set.insert(cell);
-                    }
-                }
-                level.goals[player] = Some(set);
+            if let Some(raw) = raw {
+                self.player(i, player, raw, &mut level);
             }
         }
         if let Some(crates) = crates {
@@ -1011,38 +957,108 @@ impl Reader<'_> {
         }
         if let Some(expect) = expect {
             self.map.spans.insert(Field::LevelKey(i, "expect"), expect.span());
-            if self.version < 2 {
-                self.problem(
-                    Code::Version,
-                    Field::LevelKey(i, "expect"),
-                    expect.span(),
-                    format!(
-                        "`expect` is a key of format version 2; this pack says `format = {}`",
-                        self.version
-                    ),
-                );
+            level.expect = self.expectations(i, &expect);
+        }
+        level
+    }
+
+    /// A level's `size`, or the smallest board after a problem (the level
+    /// is then marked broken).
+    fn size(&mut self, i: usize, size: &Spanned<String>) -> (u8, u8) {
+        match parse_size(size.get_ref()) {
+            Some((w, h))
+                if (MIN_SIDE..=MAX_SIDE).contains(&w)
+                    && (MIN_SIDE..=MAX_SIDE).contains(&h)
+                    && *size.get_ref() == format!("{w}x{h}") =>
+            {
+                (w, h)
             }
-            for entry in expect.get_ref() {
-                match entry.get_ref().parse::<Expectation>() {
-                    Ok(e) if level.expect.contains(&e) => self.problem(
-                        Code::DuplicateCell,
-                        Field::LevelKey(i, "expect"),
-                        entry.span(),
-                        format!("the expectation `{e}` is listed twice"),
+            parsed => {
+                let message = match parsed {
+                    Some((w, h))
+                        if (MIN_SIDE..=MAX_SIDE).contains(&w) && (MIN_SIDE..=MAX_SIDE).contains(&h) =>
+                    {
+                        format!(
+                            "`{}` is not written as files × ranks with a plain `x` and no spaces or leading zeros; write \"{w}x{h}\"",
+                            size.get_ref().escape_debug()
+                        )
+                    }
+                    Some((w, h)) => format!(
+                        "a {w} × {h} board is out of range: each side is from {MIN_SIDE} to {MAX_SIDE}"
                     ),
-                    Ok(e) => level.expect.push(e),
-                    Err(error) => {
+                    None => format!(
+                        "`{}` is not a size; write files × ranks, such as \"9x9\"",
+                        size.get_ref().escape_debug()
+                    ),
+                };
+                self.problem(Code::Size, Field::LevelKey(i, "size"), size.span(), message);
+                self.map.broken.insert(Field::Level(i));
+                (MIN_SIDE, MIN_SIDE)
+            }
+        }
+    }
+
+    /// A player's table, `p1` or `p2`: its start square and goal set.
+    fn player(&mut self, i: usize, player: Player, raw: Spanned<Table<RawPlayer>>, level: &mut Level) {
+        let table_span = raw.span();
+        let raw = raw.into_inner().0;
+        self.map.spans.insert(Field::LevelKey(i, start_key(player)), table_span.clone());
+        if let Some(start) = raw.start {
+            self.map.spans.insert(Field::LevelKey(i, start_key(player)), start.span());
+            level.starts[player] = self.cell(i, start_key(player), &start);
+        }
+        if let Some(goals) = raw.goals {
+            let key = goals_key(player);
+            self.map.spans.insert(Field::LevelKey(i, key), goals.span());
+            let mut set = Bitboard::EMPTY;
+            for entry in goals.get_ref() {
+                if let Some(cell) = self.cell(i, key, entry) {
+                    if set.has(cell) {
                         self.problem(
-                            Code::Expectation,
-                            Field::LevelKey(i, "expect"),
+                            Code::DuplicateCell,
+                            Field::LevelCell(i, key, cell),
                             entry.span(),
-                            error.to_string(),
+                            format!("goal cell {cell} is listed twice"),
                         );
                     }
+                    set.insert(cell);
+                }
+            }
+            level.goals[player] = Some(set);
+        }
+    }
+
+    /// A level's expectations, in the order written, each problem listed.
+    fn expectations(&mut self, i: usize, expect: &Spanned<Vec<Spanned<String>>>) -> Vec<Expectation> {
+        let mut out = Vec::new();
+        if self.version < 2 {
+            self.problem(
+                Code::Version,
+                Field::LevelKey(i, "expect"),
+                expect.span(),
+                format!("`expect` is a key of format version 2; this pack says `format = {}`", self.version),
+            );
+        }
+        for entry in expect.get_ref() {
+            match entry.get_ref().parse::<Expectation>() {
+                Ok(e) if out.contains(&e) => self.problem(
+                    Code::DuplicateCell,
+                    Field::LevelKey(i, "expect"),
+                    entry.span(),
+                    format!("the expectation `{e}` is listed twice"),
+                ),
+                Ok(e) => out.push(e),
+                Err(error) => {
+                    self.problem(
+                        Code::Expectation,
+                        Field::LevelKey(i, "expect"),
+                        entry.span(),
+                        error.to_string(),
+                    );
                 }
             }
         }
-        level
+        out
     }
 
     fn crates(&mut self, i: usize, entries: &[Spanned<String>]) -> BTreeMap<Cell, Stage> {
