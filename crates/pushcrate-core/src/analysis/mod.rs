@@ -112,12 +112,33 @@ pub fn analyze_level(level: &Level, rules: Rules, options: &AnalysisOptions<'_>)
     report
 }
 
+/// The findings of the layout itself, before any search: route proofs,
+/// sole-path cells, the race, the routes' shared cells, room for crates,
+/// fencing and standoffs, pushed in that order.
 fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
     let ends = state.route_ends();
     let walls_only = MazeGraph::new(state.floor());
     let start = MazeGraph::new(state.open());
 
-    // Route proofs.
+    route_proofs(state, &walls_only, &start, report);
+
+    // Sole-path cells, by petgraph; the engine's fast mask must agree.
+    let sole = start.sole_path_cells(&ends);
+    debug_assert_eq!(sole, state.sole_path_cells(), "petgraph and the engine disagree on {}", level.id);
+    report.sole_path_cells = sole.iter().collect();
+    let placeable = state.placement_cells();
+    report.placement_cells = placeable.count();
+
+    race(state, &walls_only, report);
+    shared_route_findings(state, &start, report);
+    room_findings(state, placeable, &walls_only, report);
+    fence_and_standoff_findings(state, &walls_only, &start, report);
+}
+
+/// Each route's proof, a path or a cut over the walls, and whether the
+/// initial crates cut it.
+fn route_proofs(state: &GameState, walls_only: &MazeGraph, start: &MazeGraph, report: &mut LevelReport) {
+    let ends = state.route_ends();
     for route in Route::ALL {
         let (from, to) = match route {
             Route::StartToFlag(p) => (state.start(p), Bitboard::from_cell(state.flag())),
@@ -146,16 +167,12 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
             witness,
         });
     }
+}
 
-    // Sole-path cells, by petgraph; the engine's fast mask must agree.
-    let sole = start.sole_path_cells(&ends);
-    debug_assert_eq!(sole, state.sole_path_cells(), "petgraph and the engine disagree on {}", level.id);
-    report.sole_path_cells = sole.iter().collect();
-    let placeable = state.placement_cells();
-    report.placement_cells = placeable.count();
-
-    race(state, &walls_only, report);
-
+/// Cells the routes must share: chokepoints on both players' routes, a
+/// flag in a dead end, a goal reached only through the opponent's start.
+fn shared_route_findings(state: &GameState, start: &MazeGraph, report: &mut LevelReport) {
+    let ends = state.route_ends();
     // Chokepoints: sole-path cells on both players' routes.
     let cuts = |p: Player| {
         start.route_cuts(&ends, Route::StartToFlag(p)) | start.route_cuts(&ends, Route::FlagToGoal(p))
@@ -183,7 +200,7 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
     if holding.len() == Route::ALL.len() {
         let common = holding.iter().fold(state.open(), |acc, &r| acc & start.route_cuts(&ends, r))
             - Bitboard::from_cell(state.flag());
-        if let Some(entrance) = nearest(state.flag(), common, &start) {
+        if let Some(entrance) = nearest(state.flag(), common, start) {
             let pocket = start.component_without(state.flag(), entrance);
             report.findings.push(
                 Finding::new(
@@ -215,8 +232,11 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
             );
         }
     }
+}
 
-    // Room for crates.
+/// Room for crates and for players: no cell to place a crate on, floor no
+/// player can reach, a crate win that too few crates make impossible.
+fn room_findings(state: &GameState, placeable: Bitboard, walls_only: &MazeGraph, report: &mut LevelReport) {
     let rules = state.rules();
     if placeable.is_empty() && rules.crate_placements > 0 {
         report.findings.push(Finding::new(
@@ -255,9 +275,18 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
             ),
         ));
     }
+}
 
+/// Pockets a crate can shut for good, a standoff at the flag, and a layout
+/// that is not the same for both players.
+fn fence_and_standoff_findings(
+    state: &GameState,
+    walls_only: &MazeGraph,
+    start: &MazeGraph,
+    report: &mut LevelReport,
+) {
     // Fencing.
-    for fence in fences(state, &start) {
+    for fence in fences(state, start) {
         let witness = Player::BOTH
             .into_iter()
             .find_map(|victim| fence_line(state, &fence, victim, 80))
@@ -281,7 +310,7 @@ fn static_findings(level: &Level, state: &GameState, report: &mut LevelReport) {
     }
 
     // A standoff: the first to the flag cannot get it home past a guard.
-    if let Some(found) = standoff(state, &walls_only) {
+    if let Some(found) = standoff(state, walls_only) {
         let carrier = found.carrier;
         let how = if found.caught { "and catches it" } else { "for ever, though it cannot catch it" };
         report.findings.push(
