@@ -557,13 +557,20 @@ pub fn repair(
         out.before_games = games;
         out.games += games;
     }
-    let first = level.first;
-    let first_ahead = out.before.rate >= 0.5;
-    let as_estimated =
-        level.start_state(rules).ok().and_then(|start| estimate(&start)).map_or(0.5, |e| e.first_player);
-    let lead0 = race_lead(&base_report, first);
-    let symmetries = kept_symmetries(level, options.keep_symmetry);
-    let (width, height) = (level.width, level.height);
+    let screen = Screen {
+        rules,
+        baseline,
+        first: level.first,
+        first_ahead: out.before.rate >= 0.5,
+        as_estimated: level
+            .start_state(rules)
+            .ok()
+            .and_then(|start| estimate(&start))
+            .map_or(0.5, |e| e.first_player),
+        lead0: race_lead(&base_report, level.first),
+        symmetries: kept_symmetries(level, options.keep_symmetry),
+        cancel,
+    };
     let mut seen: HashSet<Vec<Edit>> = HashSet::new();
     let mut frontier = vec![Candidate { edits: Vec::new(), steps: 0, level: level.clone(), quick: None }];
     let mut by_size: Vec<Vec<Candidate>> = Vec::new();
@@ -572,13 +579,84 @@ pub fn repair(
             break;
         }
         progress(Progress::Stage(format!("screening {size}-edit candidates")));
-        // (estimate's distance from even, race priority, candidate): the
-        // least of each is tried first.
+        let mut screened = screen.candidates(&frontier, size, &mut seen, &mut out);
+        out.screened += screened.len();
+        screened.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut played: Vec<Candidate> = Vec::new();
+        let total = screened.len().min(options.screen);
+        for (i, (_, _, mut candidate)) in screened.into_iter().take(options.screen).enumerate() {
+            if stopped() {
+                break;
+            }
+            progress(Progress::Stage(format!("quick games: {size}-edit candidate {} of {total}", i + 1)));
+            candidate.quick = quick_check(&candidate.level, rules, options, progress, cancel);
+            if let Some((_, games)) = candidate.quick {
+                out.games += games;
+                out.played += 1;
+                played.push(candidate);
+            }
+        }
+        played.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
+        frontier = played.iter().take(options.beam).cloned().collect();
+        by_size.push(played);
+    }
+    confirm(&by_size, rules, options, progress, cancel, &mut out);
+    out.interrupted = stopped();
+    let distance = |p: &Proposal| (p.score().rate - 0.5).abs();
+    // A proposal no nearer even than the level as it is is not a fix.
+    let as_it_is = (out.before.rate - 0.5).abs();
+    out.proposals.retain(|p| p.is_balanced() || distance(p) < as_it_is);
+    out.proposals.sort_by(|a, b| {
+        b.is_balanced()
+            .cmp(&a.is_balanced())
+            .then(distance(a).total_cmp(&distance(b)))
+            .then(a.steps.cmp(&b.steps))
+    });
+    out
+}
+
+/// What every candidate of a repair is screened against before any game:
+/// the level's own concerns, race and estimate, and the symmetries an edit
+/// keeps.
+struct Screen<'a> {
+    rules: Rules,
+    /// The level's warnings and errors by code: a candidate may add none.
+    baseline: BTreeMap<String, usize>,
+    first: Player,
+    /// Whether the first player is ahead in the level's quick games.
+    first_ahead: bool,
+    /// The level's balance estimate.
+    as_estimated: f64,
+    /// The level's race lead for the first player, if there is a race.
+    lead0: Option<i64>,
+    symmetries: Vec<Mirror>,
+    cancel: &'a Arc<AtomicBool>,
+}
+
+impl Screen<'_> {
+    /// The candidates of `size` edits grown from `frontier` that pass the
+    /// static screen (valid, no new concern, the race moving toward the
+    /// player behind, no forced win, the estimate no farther from even
+    /// than the level's), as (the estimate's distance from even, the race's
+    /// priority, the candidate): the least of each is tried first. `seen`
+    /// holds the edit sets already met; `out` counts what was decided or
+    /// dropped.
+    fn candidates(
+        &self,
+        frontier: &[Candidate],
+        size: u32,
+        seen: &mut HashSet<Vec<Edit>>,
+        out: &mut Repair,
+    ) -> Vec<(f64, u32, Candidate)> {
+        let (rules, cancel, first) = (self.rules, self.cancel, self.first);
         let mut screened: Vec<(f64, u32, Candidate)> = Vec::new();
-        for parent in &frontier {
+        for parent in frontier {
             let touched: HashSet<Cell> = parent.edits.iter().flat_map(Edit::cells).collect();
             for edit in single_edits(&parent.level) {
-                let Some(group) = orbit(edit, &symmetries, width, height) else { continue };
+                let Some(group) = orbit(edit, &self.symmetries, parent.level.width, parent.level.height)
+                else {
+                    continue;
+                };
                 if group.iter().flat_map(Edit::cells).any(|c| touched.contains(&c)) {
                     continue;
                 }
@@ -594,13 +672,13 @@ pub fn repair(
                     e.apply(&mut next);
                 }
                 let Some((counts, report)) = concerns(&next, rules) else { continue };
-                if counts.iter().any(|(code, &n)| n > baseline.get(code).copied().unwrap_or(0)) {
+                if counts.iter().any(|(code, &n)| n > self.baseline.get(code).copied().unwrap_or(0)) {
                     continue;
                 }
                 // How far the race moves toward the player behind.
-                let toward = match (lead0, race_lead(&report, first)) {
+                let toward = match (self.lead0, race_lead(&report, first)) {
                     (Some(before), Some(after)) => {
-                        if first_ahead {
+                        if self.first_ahead {
                             before - after
                         } else {
                             after - before
@@ -628,7 +706,7 @@ pub fn repair(
                 // the rest are tried nearest even first, the race's move
                 // as the tie-break.
                 let estimated = estimate(&start).map_or(0.5, |e| e.first_player);
-                if !estimate_keeps(estimated, as_estimated) {
+                if !estimate_keeps(estimated, self.as_estimated) {
                     out.estimate_dropped += 1;
                     continue;
                 }
@@ -639,27 +717,21 @@ pub fn repair(
                 ));
             }
         }
-        out.screened += screened.len();
-        screened.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let mut played: Vec<Candidate> = Vec::new();
-        let total = screened.len().min(options.screen);
-        for (i, (_, _, mut candidate)) in screened.into_iter().take(options.screen).enumerate() {
-            if stopped() {
-                break;
-            }
-            progress(Progress::Stage(format!("quick games: {size}-edit candidate {} of {total}", i + 1)));
-            candidate.quick = quick_check(&candidate.level, rules, options, progress, cancel);
-            if let Some((_, games)) = candidate.quick {
-                out.games += games;
-                out.played += 1;
-                played.push(candidate);
-            }
-        }
-        played.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
-        frontier = played.iter().take(options.beam).cloned().collect();
-        by_size.push(played);
+        screened
     }
-    // The best of each size, confirmed by the full check.
+}
+
+/// The best candidates of each size (`by_size`, nearest even first),
+/// confirmed by the full balance check: each becomes a proposal of `out`.
+fn confirm(
+    by_size: &[Vec<Candidate>],
+    rules: Rules,
+    options: &Options<'_>,
+    progress: &(dyn Fn(Progress) + Sync),
+    cancel: &Arc<AtomicBool>,
+    out: &mut Repair,
+) {
+    let stopped = || cancel.load(Ordering::Relaxed);
     let mut confirm: Vec<Candidate> =
         by_size.iter().flat_map(|played| played.iter().take(options.confirm).cloned()).collect();
     confirm.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
@@ -708,18 +780,6 @@ pub fn repair(
             seconds: began.elapsed().as_secs_f64(),
         });
     }
-    out.interrupted = stopped();
-    let distance = |p: &Proposal| (p.score().rate - 0.5).abs();
-    // A proposal no nearer even than the level as it is is not a fix.
-    let as_it_is = (out.before.rate - 0.5).abs();
-    out.proposals.retain(|p| p.is_balanced() || distance(p) < as_it_is);
-    out.proposals.sort_by(|a, b| {
-        b.is_balanced()
-            .cmp(&a.is_balanced())
-            .then(distance(a).total_cmp(&distance(b)))
-            .then(a.steps.cmp(&b.steps))
-    });
-    out
 }
 
 #[cfg(test)]
