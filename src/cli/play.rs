@@ -158,7 +158,7 @@ pub(super) fn show(args: &ShowArgs) -> anyhow::Result<u8> {
         Err(code) => return Ok(code),
     };
     if args.format == OutputFormat::Json {
-        let mut value = super::state_json(&state);
+        let mut value = super::conformance::state_json(&state);
         value["level"] = args.position.level.clone().into();
         value["line"] = rules::format_actions(&played).into();
         value["may_offer_draw"] = state.can_offer_draw().is_ok().into();

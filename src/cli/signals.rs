@@ -28,7 +28,7 @@ static HANDLERS: OnceLock<Handlers> = OnceLock::new();
 
 /// The process's stop flag, raised by SIGINT, SIGTERM or SIGHUP; the
 /// handlers are installed by the first call.
-pub(super) fn stop_flag() -> Arc<AtomicBool> {
+pub(crate) fn stop_flag() -> Arc<AtomicBool> {
     Arc::clone(&HANDLERS.get_or_init(install).stop)
 }
 
