@@ -2,23 +2,11 @@
 
 use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
 
-use super::View;
+use super::view::{Drag, View};
 use crate::editor::board::{BoardLayout, BoardView, paint_level};
 use crate::editor::command::{Command, Tool};
 use crate::level::edit::{EditOp, Tile};
 use crate::rules::Cell;
-
-/// A drag in progress on the board.
-#[derive(Clone, Copy, Debug)]
-pub struct Drag {
-    button: PointerButton,
-    start: Cell,
-    last: Option<Cell>,
-    /// Where the pointer was at the last frame of the stroke: the cells
-    /// between it and the pointer now are painted too, however fast it
-    /// moved.
-    last_pos: egui::Pos2,
-}
 
 /// The tools that paint cell by cell along a drag, and so along a
 /// Shift+click line.

@@ -2,8 +2,8 @@
 
 use egui::{Button, Color32, RichText, Ui};
 
-use super::View;
-use super::severity_color;
+use super::view::View;
+use super::view::severity_color;
 use crate::analysis::Severity;
 use crate::editor::command::{Command, FormField};
 use crate::rules::{MAX_SIDE, MIN_SIDE, Player};
@@ -82,7 +82,7 @@ impl View<'_> {
             }
         }
         let header = if fails > 0 {
-            RichText::new(header).color(super::severity_color(Severity::Error))
+            RichText::new(header).color(severity_color(Severity::Error))
         } else {
             RichText::new(header)
         };
@@ -138,7 +138,7 @@ impl View<'_> {
                             let (mark, color) = if met.holds {
                                 ("holds", Color32::from_rgb(40, 150, 60))
                             } else {
-                                ("fails", super::severity_color(Severity::Error))
+                                ("fails", severity_color(Severity::Error))
                             };
                             ui.label(RichText::new(mark).strong().color(color)).on_hover_text(met.why.clone());
                         }

@@ -2,8 +2,8 @@
 
 use egui::{Color32, RichText, ScrollArea, Sense, Ui};
 
-use super::View;
-use super::severity_color;
+use super::view::View;
+use super::view::severity_color;
 use crate::analysis::Severity;
 use crate::editor::board::paint_thumbnail;
 use crate::editor::command::{Command, FormField};

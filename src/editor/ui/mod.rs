@@ -5,24 +5,27 @@
 //! One file per panel: `levels` (the level list and the pack's fields),
 //! `inspector` (the level's fields and its findings), `canvas` (the board
 //! and its pointer input), `play` (the board as a game and the play panel),
-//! `modals` (dialogs); this file holds [`Editor`], which drives a frame, the
-//! layout, the menus, the toolbar, the status bar and the shortcuts.
+//! `modals` (dialogs); `view` holds what they share (`View`, the state the
+//! views keep between frames); this file holds [`Editor`], which drives a
+//! frame, the layout, the menus, the toolbar, the status bar and the
+//! shortcuts.
 
 mod canvas;
 mod inspector;
 mod levels;
 mod modals;
 mod play;
+mod view;
 
 pub use inspector::finding_text_color;
+use view::{Local, View};
 
-use egui::{Button, CentralPanel, Color32, Panel, RichText, ScrollArea, Ui};
+use egui::{Button, CentralPanel, Panel, RichText, ScrollArea, Ui};
 
 use super::app::EditorApp;
 use super::board::player_color;
 use super::command::{Command, Overlay, Tool};
 use super::dialog::Bundled;
-use crate::analysis::Severity;
 use crate::level::edit::Mirror;
 use crate::rules::Stage;
 
@@ -31,36 +34,6 @@ use crate::rules::Stage;
 pub struct Editor {
     app: EditorApp,
     local: Local,
-}
-
-/// What the views keep between frames: the pointer's, not the document's.
-#[derive(Default)]
-struct Local {
-    hovered: Option<crate::rules::Cell>,
-    drag: Option<canvas::Drag>,
-    /// The last cell a brush stroke painted: Shift+click draws a straight
-    /// line from it (as Tiled does).
-    last_painted: Option<crate::rules::Cell>,
-    /// The open dialog's size in the last frame, while it settles.
-    modal_size: Option<egui::Vec2>,
-    /// Which dialog was open in the last frame.
-    modal_kind: Option<std::mem::Discriminant<crate::editor::dialog::Modal>>,
-}
-
-/// A view's handle for one frame: the editor to read, the pointer's state,
-/// and the commands sent so far.
-struct View<'a> {
-    app: &'a EditorApp,
-    local: &'a mut Local,
-    sent: &'a mut Vec<Command>,
-}
-
-impl std::ops::Deref for View<'_> {
-    type Target = EditorApp;
-
-    fn deref(&self) -> &EditorApp {
-        self.app
-    }
 }
 
 impl Editor {
@@ -138,14 +111,6 @@ fn surrender_focus_on_click_elsewhere(ctx: &egui::Context) {
     });
     if elsewhere {
         ctx.memory_mut(|m| m.surrender_focus(focused));
-    }
-}
-
-pub(super) fn severity_color(severity: Severity) -> Color32 {
-    match severity {
-        Severity::Error => Color32::from_rgb(200, 40, 40),
-        Severity::Warning => Color32::from_rgb(200, 140, 0),
-        Severity::Note => Color32::from_gray(120),
     }
 }
 

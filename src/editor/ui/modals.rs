@@ -2,7 +2,7 @@
 
 use egui::{Button, RichText, ScrollArea};
 
-use super::View;
+use super::view::View;
 use crate::editor::command::Command;
 use crate::editor::dialog::{Answer, Modal};
 use crate::rules::{MAX_SIDE, MIN_SIDE};

@@ -7,7 +7,7 @@ use egui::{
 };
 use egui_plot::{Bar, BarChart, Line, Plot};
 
-use super::View;
+use super::view::View;
 use crate::ai::Agent;
 use crate::editor::board::{BoardLayout, BoardView, paint_position, player_color};
 use crate::editor::command::Command;
