@@ -1,7 +1,8 @@
 //! `pushcrate selfplay` and `pushcrate solve`.
 
-use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 
@@ -9,7 +10,8 @@ use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out
 use crate::ai::{Agent, solve};
 use crate::analysis::{AnalysisOptions, Answer, analyze_level};
 use crate::files::write_file;
-use crate::rules::{GameState, format_actions};
+use crate::level::Level;
+use crate::rules::{GameState, Rules, format_actions};
 use crate::sim::{self, Config, Report};
 
 /// What `selfplay` was asked.
@@ -271,41 +273,9 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     for level in &levels {
         let start: GameState =
             level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
-        let per_run = u64::from(config.games).div_ceil(2) * 2;
-        let bar = super::progress_bar(
-            per_run * plan.pairings.len() as u64,
-            "{msg} [{bar:30}] {pos}/{len} games at most",
-        );
-        bar.set_message(level.id.clone());
-        let tick = |tick: sim::Tick| match tick {
-            sim::Tick::Game => bar.inc(1),
-            sim::Tick::MoreGames(n) => {
-                bar.inc_length(u64::from(n));
-                bar.set_message(format!("{} (referee)", level.id));
-            }
-            sim::Tick::FewerGames(n) => {
-                bar.set_length(bar.length().unwrap_or(0).saturating_sub(u64::from(n)))
-            }
-            sim::Tick::Look { pairing, test } => {
-                let agent = plan.agent(pairing).map(Agent::short_name);
-                bar.set_message(format!("{} {}: {}", level.id, agent.unwrap_or_default(), look_text(&test)));
-            }
-        };
-        let (mut check, games) = sim::check_balance(&start, &level.id, plan, &config, &tick, &stop);
-        check.explain(&analyze_level(level, pack.rules, &AnalysisOptions::default()));
-        bar.finish_and_clear();
+        let (check, games) = check_level(level, &start, pack.rules, plan, &config, &stop);
         if let Some(dir) = &args.save_stalls {
-            for (run, results) in games.iter().enumerate() {
-                for result in results.iter().filter(|r| r.stalled()) {
-                    let name = if games.len() > 1 {
-                        format!("{}-run{}-game{}.record", level.id, run + 1, result.index)
-                    } else {
-                        format!("{}-game{}.record", level.id, result.index)
-                    };
-                    let text = format!("{}\n", sim::record(level, pack.rules, result));
-                    write_file(&dir.join(name), text.as_bytes())?;
-                }
-            }
+            save_stalls(dir, level, pack.rules, &games)?;
         }
         let interrupted = check.interrupted;
         checks.push(check);
@@ -331,6 +301,62 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         None => out(&shard::render(&run, args.format)?.0)?,
     }
     Ok(exit_code(interrupted))
+}
+
+/// The balance check of one level under `plan`, its progress on a bar,
+/// explained by the level's analysis; with every pairing's games.
+fn check_level(
+    level: &Level,
+    start: &GameState,
+    rules: Rules,
+    plan: sim::Plan<'_>,
+    config: &Config,
+    stop: &Arc<AtomicBool>,
+) -> (sim::BalanceCheck, Vec<Vec<sim::GameResult>>) {
+    let per_run = u64::from(config.games).div_ceil(2) * 2;
+    let bar = super::progress_bar(
+        per_run * plan.pairings.len() as u64,
+        "{msg} [{bar:30}] {pos}/{len} games at most",
+    );
+    bar.set_message(level.id.clone());
+    let tick = |tick: sim::Tick| match tick {
+        sim::Tick::Game => bar.inc(1),
+        sim::Tick::MoreGames(n) => {
+            bar.inc_length(u64::from(n));
+            bar.set_message(format!("{} (referee)", level.id));
+        }
+        sim::Tick::FewerGames(n) => bar.set_length(bar.length().unwrap_or(0).saturating_sub(u64::from(n))),
+        sim::Tick::Look { pairing, test } => {
+            let agent = plan.agent(pairing).map(Agent::short_name);
+            bar.set_message(format!("{} {}: {}", level.id, agent.unwrap_or_default(), look_text(&test)));
+        }
+    };
+    let (mut check, games) = sim::check_balance(start, &level.id, plan, config, &tick, stop);
+    check.explain(&analyze_level(level, rules, &AnalysisOptions::default()));
+    bar.finish_and_clear();
+    (check, games)
+}
+
+/// Writes each stalled game of `games` (a check's, one list per pairing)
+/// to `dir` as a game record.
+fn save_stalls(
+    dir: &Path,
+    level: &Level,
+    rules: Rules,
+    games: &[Vec<sim::GameResult>],
+) -> anyhow::Result<()> {
+    for (run, results) in games.iter().enumerate() {
+        for result in results.iter().filter(|r| r.stalled()) {
+            let name = if games.len() > 1 {
+                format!("{}-run{}-game{}.record", level.id, run + 1, result.index)
+            } else {
+                format!("{}-game{}.record", level.id, result.index)
+            };
+            let text = format!("{}\n", sim::record(level, rules, result));
+            write_file(&dir.join(name), text.as_bytes())?;
+        }
+    }
+    Ok(())
 }
 
 /// Games over which a run of fixed length is measured before it starts.
