@@ -333,8 +333,53 @@ pub(super) fn merge_command(args: &MergeArgs) -> anyhow::Result<u8> {
 /// The whole run that the shards are shares of, or why they are not the
 /// shares of one run.
 fn merge(reports: Vec<(String, ShardReport)>) -> anyhow::Result<Run> {
-    let Some((first_name, first)) = reports.first() else { bail!("no shard reports to merge") };
-    for (name, report) in &reports {
+    let Some((_, first)) = reports.first() else { bail!("no shard reports to merge") };
+    whole_shards(&reports)?;
+    same_run(&reports)?;
+    every_shard_once(&reports)?;
+    let count = first.shard.count;
+    let command = first.command;
+    let mut packs: Vec<PackRun> =
+        first.packs.iter().map(|p| PackRun { parts: Vec::new(), ..p.clone() }).collect();
+    for (index, pack) in packs.iter_mut().enumerate() {
+        let mut parts: BTreeMap<&str, &LevelPart> = BTreeMap::new();
+        for (name, report) in &reports {
+            for part in &report.packs[index].parts {
+                if Shard::of(&part.level, count) != report.shard.index {
+                    bail!(
+                        "{name}: level `{}` is not shard {}/{count}'s: the report was not written by `--shard`",
+                        clean(&part.level),
+                        report.shard.index
+                    );
+                }
+                if parts.insert(&part.level, part).is_some() {
+                    bail!("{name}: level `{}` is reported twice", clean(&part.level));
+                }
+            }
+        }
+        let unique: BTreeSet<&str> = pack.levels.iter().map(String::as_str).collect();
+        for id in &unique {
+            if !parts.contains_key(id) {
+                bail!(
+                    "level `{}` of {} is in no shard's report (shard {}/{count} should have it)",
+                    clean(id),
+                    clean(&pack.name),
+                    Shard::of(id, count)
+                );
+            }
+        }
+        if let Some(extra) = parts.keys().find(|id| !unique.contains(*id)) {
+            bail!("level `{}` is in a shard's report but not in {}", clean(extra), clean(&pack.name));
+        }
+        pack.parts =
+            pack.levels.iter().filter_map(|id| parts.get(id.as_str()).map(|p| (*p).clone())).collect();
+    }
+    Ok(Run { command, packs, interrupted: false })
+}
+
+/// Refuses a report of another layout, or of a shard that was interrupted.
+fn whole_shards(reports: &[(String, ShardReport)]) -> anyhow::Result<()> {
+    for (name, report) in reports {
         if report.shard_report != LAYOUT {
             bail!(
                 "{name}: a shard report of layout {}, and this pushcrate reads layout {LAYOUT}",
@@ -349,6 +394,13 @@ fn merge(reports: Vec<(String, ShardReport)>) -> anyhow::Result<Run> {
             );
         }
     }
+    Ok(())
+}
+
+/// Refuses shards of different runs: another version, command, option,
+/// pack, pack content, or N.
+fn same_run(reports: &[(String, ShardReport)]) -> anyhow::Result<()> {
+    let Some((first_name, first)) = reports.first() else { return Ok(()) };
     for (name, report) in &reports[1..] {
         let differ = |what: &str, a: &str, b: &str| {
             anyhow::anyhow!(
@@ -397,9 +449,15 @@ fn merge(reports: Vec<(String, ShardReport)>) -> anyhow::Result<Run> {
             );
         }
     }
+    Ok(())
+}
+
+/// Refuses a shard that is not K/N, one given twice, and a missing one.
+fn every_shard_once(reports: &[(String, ShardReport)]) -> anyhow::Result<()> {
+    let Some((_, first)) = reports.first() else { return Ok(()) };
     let count = first.shard.count;
     let mut seen: BTreeMap<u32, &str> = BTreeMap::new();
-    for (name, report) in &reports {
+    for (name, report) in reports {
         let index = report.shard.index;
         if Shard::new(index, count).is_none() {
             bail!("{name}: shard {index}/{count} is not a shard K/N with 1 ≤ K ≤ N");
@@ -418,43 +476,7 @@ fn merge(reports: Vec<(String, ShardReport)>) -> anyhow::Result<Run> {
             if missing.len() == 1 { "is" } else { "are" }
         );
     }
-    let command = first.command;
-    let mut packs: Vec<PackRun> =
-        first.packs.iter().map(|p| PackRun { parts: Vec::new(), ..p.clone() }).collect();
-    for (index, pack) in packs.iter_mut().enumerate() {
-        let mut parts: BTreeMap<&str, &LevelPart> = BTreeMap::new();
-        for (name, report) in &reports {
-            for part in &report.packs[index].parts {
-                if Shard::of(&part.level, count) != report.shard.index {
-                    bail!(
-                        "{name}: level `{}` is not shard {}/{count}'s: the report was not written by `--shard`",
-                        clean(&part.level),
-                        report.shard.index
-                    );
-                }
-                if parts.insert(&part.level, part).is_some() {
-                    bail!("{name}: level `{}` is reported twice", clean(&part.level));
-                }
-            }
-        }
-        let unique: BTreeSet<&str> = pack.levels.iter().map(String::as_str).collect();
-        for id in &unique {
-            if !parts.contains_key(id) {
-                bail!(
-                    "level `{}` of {} is in no shard's report (shard {}/{count} should have it)",
-                    clean(id),
-                    clean(&pack.name),
-                    Shard::of(id, count)
-                );
-            }
-        }
-        if let Some(extra) = parts.keys().find(|id| !unique.contains(*id)) {
-            bail!("level `{}` is in a shard's report but not in {}", clean(extra), clean(&pack.name));
-        }
-        pack.parts =
-            pack.levels.iter().filter_map(|id| parts.get(id.as_str()).map(|p| (*p).clone())).collect();
-    }
-    Ok(Run { command, packs, interrupted: false })
+    Ok(())
 }
 
 #[cfg(test)]
