@@ -38,6 +38,12 @@ struct Source {
     reexports: BTreeMap<Vec<String>, Vec<String>>,
     /// The text, for the few checks that read it.
     text: String,
+    /// Whether the file is the core's (`crates/pushcrate-core`).
+    core: bool,
+    /// Its functions longer than [`LONG_FUNCTION`] lines, as
+    /// `path: Type::name` (or `path: name`), with their length and whether
+    /// their doc comment gives the reason.
+    long_functions: Vec<(String, (usize, bool))>,
 }
 
 /// Every source file under `root` (a crate's `src`), parsed.
@@ -57,7 +63,8 @@ fn crate_sources(root: &str) -> Vec<Source> {
     }
     files.sort();
     let known: BTreeSet<Vec<String>> = files.iter().map(|p| module_of(&base, p)).collect();
-    files.iter().map(|p| parse_source(&base, p, &known)).collect()
+    let core = root == ROOTS[0];
+    files.iter().map(|p| Source { core, ..parse_source(&base, p, &known) }).collect()
 }
 
 /// The module path of file `path` under `base`.
@@ -85,6 +92,9 @@ fn parse_source(base: &Path, path: &PathBuf, known: &BTreeSet<Vec<String>>) -> S
         exporting: false,
     };
     collector.visit_file(&syntax);
+    let shown = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).display().to_string();
+    let mut finder = LongFunctions { path: &shown, owner: None, found: Vec::new() };
+    finder.visit_file(&syntax);
     Source {
         path: path.display().to_string(),
         module,
@@ -92,6 +102,8 @@ fn parse_source(base: &Path, path: &PathBuf, known: &BTreeSet<Vec<String>>) -> S
         macros: collector.macros,
         reexports: collector.reexports,
         text,
+        core: false,
+        long_functions: finder.found,
     }
 }
 
@@ -270,22 +282,25 @@ impl<'ast> Visit<'ast> for Collector<'_> {
 
 /// Every module of both crates (the top-level name of each file's module
 /// path; `lib.rs` and `main.rs` are the crates' roots, not modules) and
-/// its files.
-fn modules() -> BTreeMap<String, Vec<Source>> {
-    let mut out: BTreeMap<String, Vec<Source>> = BTreeMap::new();
-    for root in ROOTS {
-        for source in crate_sources(root) {
-            if let Some(top) = source.module.first().cloned() {
-                out.entry(top).or_default().push(source);
+/// its files, parsed once for all the tests.
+fn modules() -> &'static BTreeMap<String, Vec<Source>> {
+    static PARSED: std::sync::OnceLock<BTreeMap<String, Vec<Source>>> = std::sync::OnceLock::new();
+    PARSED.get_or_init(|| {
+        let mut out: BTreeMap<String, Vec<Source>> = BTreeMap::new();
+        for root in ROOTS {
+            for source in crate_sources(root) {
+                if let Some(top) = source.module.first().cloned() {
+                    out.entry(top).or_default().push(source);
+                }
             }
         }
-    }
-    out
+        out
+    })
 }
 
 /// The files of module `name`.
-fn sources(name: &str) -> Vec<Source> {
-    modules().remove(name).unwrap_or_else(|| panic!("no module `{name}`"))
+fn sources(name: &str) -> &'static [Source] {
+    modules().get(name).unwrap_or_else(|| panic!("no module `{name}`"))
 }
 
 /// The crate-level modules a file names (the first segment of each
@@ -398,7 +413,7 @@ fn the_core_crate_depends_on_no_gui_cli_or_terminal_crate() {
 
 /// The core's modules: the folders of `crates/pushcrate-core/src`.
 fn core_modules() -> BTreeSet<String> {
-    crate_sources(ROOTS[0]).into_iter().filter_map(|s| s.module.first().cloned()).collect()
+    modules().iter().filter(|(_, files)| files.iter().any(|s| s.core)).map(|(name, _)| name.clone()).collect()
 }
 
 #[test]
@@ -517,7 +532,7 @@ fn every_module_imports_exactly_what_the_layer_table_lists() {
         "docs/ARCHITECTURE.md's table has a row for each module of both crates"
     );
     let names: BTreeSet<String> = modules.keys().cloned().collect();
-    for (module, files) in &modules {
+    for (module, files) in modules {
         let allowed = &table[module];
         let mut used = BTreeSet::new();
         for source in files {
@@ -685,7 +700,7 @@ fn editor_imports() -> BTreeMap<String, BTreeSet<String>> {
     let files = sources("editor");
     let units: BTreeSet<String> = files.iter().filter_map(|s| s.module.get(1).cloned()).collect();
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for source in &files {
+    for source in files {
         let unit = source.module.get(1).cloned().unwrap_or_else(|| "mod".to_owned());
         let names: BTreeSet<String> = source
             .paths
@@ -730,7 +745,7 @@ fn views_change_the_editor_only_by_commands() {
         let line = line.trim_start();
         assert!(!line.starts_with("pub"), "EditorApp has a public field, a side door: `{line}`");
     }
-    for source in sources("editor").into_iter().filter(|s| s.module.get(1).is_some_and(|u| u == "ui")) {
+    for source in sources("editor").iter().filter(|s| s.module.get(1).is_some_and(|u| u == "ui")) {
         for needle in ["&mut EditorApp", ".apply(", "app_mut", "state_mut"] {
             assert!(
                 !source.text.contains(needle),
@@ -746,72 +761,61 @@ fn views_change_the_editor_only_by_commands() {
 const LONG_FUNCTION: usize = 100;
 
 /// Every function with a body in both crates longer than [`LONG_FUNCTION`]
-/// lines, as `path: Type::name` (or `path: name`), with its length and
-/// whether its doc comment gives the reason.
+/// lines, with its length and whether its doc comment gives the reason.
 fn long_functions() -> Vec<(String, (usize, bool))> {
-    struct Finder<'a> {
-        path: &'a str,
-        /// The type of the `impl` block being read, if any.
-        owner: Option<String>,
-        found: Vec<(String, (usize, bool))>,
-    }
-    impl Finder<'_> {
-        fn check(&mut self, name: &syn::Ident, attrs: &[syn::Attribute], block: &syn::Block) {
-            use syn::spanned::Spanned;
-            let span = block.span();
-            let lines = span.end().line - span.start().line + 1;
-            if lines > LONG_FUNCTION {
-                let reason = attrs.iter().any(|a| {
-                    matches!(&a.meta, syn::Meta::NameValue(nv)
-                        if matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
-                            if s.value().trim_start().starts_with("Its length:")))
-                });
-                let name = match &self.owner {
-                    Some(owner) => format!("{owner}::{name}"),
-                    None => name.to_string(),
-                };
-                self.found.push((format!("{}: {name}", self.path), (lines, reason)));
-            }
-        }
-    }
-    impl<'ast> Visit<'ast> for Finder<'_> {
-        fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
-            let owner = match &*item.self_ty {
-                syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-                _ => None,
+    modules().values().flatten().flat_map(|s| s.long_functions.iter().cloned()).collect()
+}
+
+/// Finds a file's functions longer than [`LONG_FUNCTION`] lines.
+struct LongFunctions<'a> {
+    path: &'a str,
+    /// The type of the `impl` block being read, if any.
+    owner: Option<String>,
+    found: Vec<(String, (usize, bool))>,
+}
+impl LongFunctions<'_> {
+    fn check(&mut self, name: &syn::Ident, attrs: &[syn::Attribute], block: &syn::Block) {
+        use syn::spanned::Spanned;
+        let span = block.span();
+        let lines = span.end().line - span.start().line + 1;
+        if lines > LONG_FUNCTION {
+            let reason = attrs.iter().any(|a| {
+                matches!(&a.meta, syn::Meta::NameValue(nv)
+                    if matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
+                        if s.value().trim_start().starts_with("Its length:")))
+            });
+            let name = match &self.owner {
+                Some(owner) => format!("{owner}::{name}"),
+                None => name.to_string(),
             };
-            let outer = std::mem::replace(&mut self.owner, owner);
-            syn::visit::visit_item_impl(self, item);
-            self.owner = outer;
-        }
-        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-            self.check(&f.sig.ident, &f.attrs, &f.block);
-            syn::visit::visit_item_fn(self, f);
-        }
-        fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-            self.check(&f.sig.ident, &f.attrs, &f.block);
-            syn::visit::visit_impl_item_fn(self, f);
-        }
-        fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-            if let Some(block) = &f.default {
-                self.check(&f.sig.ident, &f.attrs, block);
-            }
-            syn::visit::visit_trait_item_fn(self, f);
+            self.found.push((format!("{}: {name}", self.path), (lines, reason)));
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    for base in ROOTS {
-        for source in crate_sources(base) {
-            let text = std::fs::read_to_string(&source.path).unwrap();
-            let syntax = syn::parse_file(&text).unwrap();
-            let shown = Path::new(&source.path).strip_prefix(root).unwrap().display().to_string();
-            let mut finder = Finder { path: &shown, owner: None, found: Vec::new() };
-            finder.visit_file(&syntax);
-            out.extend(finder.found);
-        }
+}
+impl<'ast> Visit<'ast> for LongFunctions<'_> {
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        let owner = match &*item.self_ty {
+            syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        let outer = std::mem::replace(&mut self.owner, owner);
+        syn::visit::visit_item_impl(self, item);
+        self.owner = outer;
     }
-    out
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.check(&f.sig.ident, &f.attrs, &f.block);
+        syn::visit::visit_item_fn(self, f);
+    }
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        self.check(&f.sig.ident, &f.attrs, &f.block);
+        syn::visit::visit_impl_item_fn(self, f);
+    }
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        if let Some(block) = &f.default {
+            self.check(&f.sig.ident, &f.attrs, block);
+        }
+        syn::visit::visit_trait_item_fn(self, f);
+    }
 }
 
 /// No function runs past [`LONG_FUNCTION`] lines without saying why, except
