@@ -49,10 +49,10 @@ fn editor(level: &str, dir: &std::path::Path) -> (egui::Context, Editor) {
             app.command(Command::ToggleOverlay(overlay));
         }
     }
-    if app.doc().pack.level_index(level).is_none() {
+    if app.doc().pack().level_index(level).is_none() {
         app.command(Command::OpenBundled(Bundled::Flawed));
     }
-    let index = app.doc().pack.level_index(level).unwrap();
+    let index = app.doc().pack().level_index(level).unwrap();
     app.command(Command::SelectLevel(index));
     for _ in 0..3 {
         let _ = ctx.run_ui(input(pos2(640.0, 400.0)), |ui| app.ui_root(ui));

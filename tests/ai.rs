@@ -11,6 +11,12 @@ use pushcrate::sim::{self, BalanceCheck, BalanceVerdict, Config, GameResult, Rep
 
 use crate::support::{play, random_level};
 
+/// A level of either bundled pack, checked.
+fn bundled_playable(id: &str) -> pushcrate::level::Playable {
+    let pack = Pack::bundled_with(id).unwrap();
+    pack.level(id).unwrap().playable(pack.rules).unwrap()
+}
+
 /// The start of a level of either bundled pack.
 fn bundled(id: &str) -> GameState {
     let pack = Pack::bundled_with(id).unwrap();
@@ -675,14 +681,18 @@ fn repeated_games_are_one_observation() {
 /// greedy games came out.
 #[test]
 fn a_forced_win_settles_the_balance_check() {
-    let start = bundled("tiny");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: pushcrate::ai::Agent = "greedy".parse().unwrap();
     let config = Config { threads: 1, ..Config::fixed([greedy, greedy], 10) };
     let ticks = std::sync::Mutex::new(Vec::new());
     let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
-    let (check, games) =
-        sim::check_balance(&start, "tiny", sim::Plan::only(&[[greedy, greedy]]), &config, &record, &stop);
+    let (check, games) = sim::check_balance(
+        &bundled_playable("tiny"),
+        sim::Plan::only(&[[greedy, greedy]]),
+        &config,
+        &record,
+        &stop,
+    );
     let forced = check.forced_win.as_ref().expect("the solver settles tiny");
     assert_eq!((forced.player, forced.line.len()), (Player::One, 5));
     assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Decided, Some(Player::One)));
@@ -695,9 +705,13 @@ fn a_forced_win_settles_the_balance_check() {
         "{}",
         check.summary()
     );
-    let open = bundled("open");
-    let (check, _) =
-        sim::check_balance(&open, "open", sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
+    let (check, _) = sim::check_balance(
+        &bundled_playable("open"),
+        sim::Plan::only(&[[greedy, greedy]]),
+        &config,
+        &|_| {},
+        &stop,
+    );
     assert!(check.forced_win.is_none());
     assert_ne!(check.verdict, BalanceVerdict::Decided);
 }
@@ -709,7 +723,6 @@ fn a_forced_win_settles_the_balance_check() {
 /// and one or two threads give the same check.
 #[test]
 fn the_sequential_check_stops_at_its_verdict_whatever_the_threads() {
-    let start = bundled("maze");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let pairings = [[hard, hard]];
@@ -717,8 +730,13 @@ fn the_sequential_check_stops_at_its_verdict_whatever_the_threads() {
         let config = sequential_config(threads);
         let ticks = std::sync::Mutex::new(Vec::new());
         let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
-        let (check, games) =
-            sim::check_balance(&start, "maze", sim::Plan::only(&pairings), &config, &record, &stop);
+        let (check, games) = sim::check_balance(
+            &bundled_playable("maze"),
+            sim::Plan::only(&pairings),
+            &config,
+            &record,
+            &stop,
+        );
         (check, games, ticks.into_inner().unwrap())
     };
     let (check, games, ticks) = run(1);
@@ -892,7 +910,6 @@ fn a_referee_settles_a_disagreement_with_one_pairing_on_its_side() {
 /// hard finds the first player ahead and random play cannot tell.
 #[test]
 fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
-    let start = bundled("maze");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let random: Agent = "random".parse().unwrap();
@@ -901,7 +918,7 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
     let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
     let pairings = [[hard, hard], [random, random]];
     let plan = sim::Plan { pairings: &pairings, referee: Some([hard, hard]) };
-    let (check, games) = sim::check_balance(&start, "maze", plan, &config, &record, &stop);
+    let (check, games) = sim::check_balance(&bundled_playable("maze"), plan, &config, &record, &stop);
     assert_eq!(
         (check.verdict, check.favoured),
         (BalanceVerdict::Unbalanced, Some(Player::One)),
@@ -916,12 +933,13 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
     assert_eq!(ticks.iter().filter(|t| **t == sim::Tick::Game).count(), 60);
     assert!(check.summary().contains("random"), "{}", check.summary());
     // Without a referee the same disagreement is uncertain.
-    let (check, _) = sim::check_balance(&start, "maze", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
+    let (check, _) =
+        sim::check_balance(&bundled_playable("maze"), sim::Plan::only(&pairings), &config, &|_| {}, &stop);
     assert_eq!((check.verdict, check.refereed, check.runs.len()), (BalanceVerdict::Uncertain, false, 2));
     // Pairings that agree are not refereed.
     let agreeing = [[random, random], [random, random]];
     let plan = sim::Plan { pairings: &agreeing, referee: Some([hard, hard]) };
-    let (check, games) = sim::check_balance(&start, "maze", plan, &config, &|_| {}, &stop);
+    let (check, games) = sim::check_balance(&bundled_playable("maze"), plan, &config, &|_| {}, &stop);
     assert_eq!((check.refereed, check.runs.len(), games.len()), (false, 2, 2));
 }
 
@@ -932,14 +950,13 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
 /// inside on the same pair), and the pairings disagree.
 #[test]
 fn the_second_pairing_asks_only_what_can_change_the_verdict() {
-    let start = bundled("maze");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let random: Agent = "random".parse().unwrap();
     let config = sequential_config(1);
     let pairings = [[hard, hard], [random, random]];
     let (check, games) =
-        sim::check_balance(&start, "maze", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
+        sim::check_balance(&bundled_playable("maze"), sim::Plan::only(&pairings), &config, &|_| {}, &stop);
     let first = check.runs[0].sequential.unwrap();
     let second = check.runs[1].sequential.unwrap();
     assert_eq!((first.question, first.decision), (sim::Question::Verdict, sim::Decision::FirstAhead));
@@ -976,21 +993,20 @@ fn the_second_pairing_asks_only_what_can_change_the_verdict() {
 /// share it and the level is balanced.
 #[test]
 fn a_pairing_asked_one_edge_goes_on_to_share_the_referees_verdict() {
-    let start = bundled("gates");
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hard: Agent = "hard".parse().unwrap();
     let greedy: Agent = "greedy".parse().unwrap();
     let config = sequential_config(1);
     let pairings = [[hard, hard], [greedy, greedy]];
     let (alone, alone_games) =
-        sim::check_balance(&start, "gates", sim::Plan::only(&pairings), &config, &|_| {}, &stop);
+        sim::check_balance(&bundled_playable("gates"), sim::Plan::only(&pairings), &config, &|_| {}, &stop);
     let narrowed = alone.runs[1].sequential.unwrap();
     assert_eq!(narrowed.decision, sim::Decision::NotFirstAhead, "{}", alone.summary());
     assert_eq!(alone.verdict, BalanceVerdict::Uncertain);
     let ticks = std::sync::Mutex::new(Vec::new());
     let record = |tick: sim::Tick| ticks.lock().unwrap().push(tick);
     let plan = sim::Plan { pairings: &pairings, referee: Some([greedy, greedy]) };
-    let (check, games) = sim::check_balance(&start, "gates", plan, &config, &record, &stop);
+    let (check, games) = sim::check_balance(&bundled_playable("gates"), plan, &config, &record, &stop);
     assert_eq!(check.verdict, BalanceVerdict::Balanced, "{}", check.summary());
     assert!(check.refereed && check.runs.len() == 3 && games.len() == 3);
     let resumed = check.runs[1].sequential.unwrap();
@@ -1024,26 +1040,23 @@ fn undecided_games_are_explained_by_static_findings() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/mazes/flawed.toml")).unwrap();
     let pack = pushcrate::level::format::parse_pack(&text).pack.unwrap();
     let level = pack.level("through-the-enemy").unwrap();
-    let start = level.start_state(pack.rules).unwrap();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: Agent = "greedy".parse().unwrap();
     let config = Config { threads: 1, ..Config::fixed([greedy, greedy], 40) };
-    let (mut check, _) =
-        sim::check_balance(&start, &level.id, sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
-    let analysis = pushcrate::analysis::analyze_level(level, pack.rules, &Default::default());
-    check.explain(&analysis);
+    let playable = level.playable(pack.rules).unwrap();
+    let (check, _) =
+        sim::check_balance(&playable, sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
     assert!(check.undecided, "{:?}", check.runs[0]);
     let codes: Vec<_> = check.explained_by.iter().map(|f| f.code).collect();
     assert!(codes.contains(&pushcrate::analysis::FindingCode::Standoff), "{codes:?}");
     assert!(check.summary().contains("explained by"), "{}", check.summary());
-    let open = bundled("open");
-    let (mut check, _) =
-        sim::check_balance(&open, "open", sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
-    check.explain(&pushcrate::analysis::analyze_level(
-        Pack::bundled().level("open").unwrap(),
-        Rules::default(),
-        &Default::default(),
-    ));
+    let (check, _) = sim::check_balance(
+        &bundled_playable("open"),
+        sim::Plan::only(&[[greedy, greedy]]),
+        &config,
+        &|_| {},
+        &stop,
+    );
     assert!(!check.undecided && check.explained_by.is_empty());
 }
 
@@ -1121,20 +1134,17 @@ fn the_estimate_ranks_a_nearer_start_above_its_mirror() {
 fn a_finding_whose_cells_decide_the_games_explains_the_verdict() {
     let pack = Pack::bundled_with("dead-end-flag").unwrap();
     let level = pack.level("dead-end-flag").unwrap();
-    let start = level.start_state(pack.rules).unwrap();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let greedy: Agent = "greedy".parse().unwrap();
     let config = Config { threads: 1, ..Config::fixed([greedy, greedy], 10) };
-    let (mut check, _) = sim::check_balance(
-        &start,
-        "dead-end-flag",
+    // The check comes back explained: no caller analyses the level again.
+    let (check, _) = sim::check_balance(
+        &level.playable(pack.rules).unwrap(),
         sim::Plan::only(&[[greedy, greedy]]),
         &config,
         &|_| {},
         &stop,
     );
-    let analysis = pushcrate::analysis::analyze_level(level, pack.rules, &Default::default());
-    check.explain(&analysis);
     let codes: Vec<&str> = check.explained_by.iter().map(|f| f.code.as_str()).collect();
     assert!(codes.contains(&"A021"), "{codes:?}");
     assert!(check.why.iter().any(|s| s.starts_with("A021 marks the cells of")), "{:?}", check.why);

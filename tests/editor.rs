@@ -65,8 +65,8 @@ fn editor() -> Editor {
 fn flawed_editor() -> Editor {
     let mut ed = editor();
     ed.send(Command::OpenBundled(Bundled::Flawed));
-    assert_eq!(ed.app().doc().pack.name, "Flawed levels");
-    assert_eq!(ed.app().doc().path, None, "an unsaved copy");
+    assert_eq!(ed.app().doc().pack().name, "Flawed levels");
+    assert_eq!(ed.app().doc().path(), None, "an unsaved copy");
     ed
 }
 
@@ -154,7 +154,7 @@ impl Editor {
 
     fn select_level(&mut self, id: &str) {
         let label = {
-            let level = self.app().doc().pack.level(id).unwrap();
+            let level = self.app().doc().pack().level(id).unwrap();
             format!("{} · {}", level.id, level.name)
         };
         self.click(&label);
@@ -165,7 +165,7 @@ impl Editor {
 #[test]
 fn opens_on_the_bundled_pack_as_an_unsaved_copy() {
     let ed = editor();
-    assert_eq!(ed.app().doc().path, None);
+    assert_eq!(ed.app().doc().path(), None);
     assert!(!ed.app().doc().is_dirty());
     assert_eq!(ed.level().id, "open");
     assert!(ed.harness.query_by_label("Board").is_some());
@@ -227,24 +227,24 @@ fn mirror_painting_follows_the_half_turn() {
 #[test]
 fn adds_duplicates_reorders_and_deletes_levels_with_undo() {
     let mut ed = editor();
-    let count = ed.app().doc().pack.levels.len();
+    let count = ed.app().doc().pack().levels.len();
     ed.click("Add");
-    assert_eq!(ed.app().doc().pack.levels.len(), count + 1);
-    assert_eq!(ed.app().doc().current, 1);
+    assert_eq!(ed.app().doc().pack().levels.len(), count + 1);
+    assert_eq!(ed.app().doc().current(), 1);
     let added = ed.level().id.clone();
     ed.click("Move up");
-    assert_eq!(ed.app().doc().pack.levels[0].id, added);
+    assert_eq!(ed.app().doc().pack().levels[0].id, added);
     ed.click("Move down");
-    assert_eq!(ed.app().doc().pack.levels[1].id, added);
+    assert_eq!(ed.app().doc().pack().levels[1].id, added);
     ed.click("Duplicate");
-    assert_eq!(ed.app().doc().pack.levels.len(), count + 2);
+    assert_eq!(ed.app().doc().pack().levels.len(), count + 2);
     assert_ne!(ed.level().id, added, "a duplicate gets a fresh id");
     ed.click("Delete");
     ed.click("Delete");
-    assert_eq!(ed.app().doc().pack.levels.len(), count);
+    assert_eq!(ed.app().doc().pack().levels.len(), count);
     ed.key(Modifiers::COMMAND, Key::Z);
-    assert_eq!(ed.app().doc().pack.levels.len(), count + 1, "deleting undoes");
-    assert!(ed.app().doc().pack.problems().iter().all(|p| !p.is_error()));
+    assert_eq!(ed.app().doc().pack().levels.len(), count + 1, "deleting undoes");
+    assert!(ed.app().doc().pack().problems().iter().all(|p| !p.is_error()));
 }
 
 #[test]
@@ -254,10 +254,10 @@ fn saves_and_reopens_through_the_dialog_keeping_comments() {
     ed.drag(&[c("a5"), c("b5")], PointerButton::Primary);
     ed.dialogs.answer(Some(path.clone()));
     ed.key(Modifiers::COMMAND, Key::S);
-    assert_eq!(ed.app().doc().path.as_ref(), Some(&path));
+    assert_eq!(ed.app().doc().path(), Some(path.as_path()));
     assert!(!ed.app().doc().is_dirty());
     let saved = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(parse_pack(&saved).pack.unwrap(), ed.app().doc().pack);
+    assert_eq!(&parse_pack(&saved).pack.unwrap(), ed.app().doc().pack());
     // Edit again and save over it: a backup of the old file is kept, and
     // a hand-written comment survives.
     std::fs::write(&path, format!("# kept by hand\n{saved}")).unwrap();
@@ -289,8 +289,8 @@ fn asks_before_discarding_unsaved_changes() {
     assert!(ed.level().walls.has(c("a5")), "cancel keeps the work");
     ed.key(Modifiers::COMMAND, Key::N);
     ed.click("Don't save");
-    assert_eq!(ed.app().doc().pack.name, "New pack");
-    assert_eq!(ed.app().doc().pack.levels.len(), 1);
+    assert_eq!(ed.app().doc().pack().name, "New pack");
+    assert_eq!(ed.app().doc().pack().levels.len(), 1);
     // Quitting with changes asks too.
     ed.click_cell(c("a5"), PointerButton::Primary);
     ed.key(Modifiers::COMMAND, Key::Q);
@@ -367,12 +367,12 @@ fn a_broken_file_shows_its_diagnostics_and_changes_nothing() {
     let mut ed = editor();
     let path = ed.dir.path().join("broken.toml");
     std::fs::write(&path, "format = 1\nname = \"x\"\n[[level]]\nid = \"a\"\nwat = 3\n").unwrap();
-    let before = ed.app().doc().pack.clone();
+    let before = ed.app().doc().pack().clone();
     ed.dialogs.answer(Some(path));
     ed.key(Modifiers::COMMAND, Key::O);
     let Some(Modal::Problems { text, .. }) = ed.app().modal() else { panic!("no diagnostics") };
     assert!(text.contains("error[E002]") && text.contains("broken.toml:5:1"), "{text}");
-    assert_eq!(ed.app().doc().pack, before);
+    assert_eq!(ed.app().doc().pack(), &before);
     ed.click("Close");
     assert!(ed.app().modal().is_none());
 }
@@ -394,15 +394,15 @@ fn a_pack_with_unreadable_values_is_refused_with_every_diagnostic() {
     let path = ed.dir.path().join("damaged.toml");
     let original = small_pack(".....\n..X..\n.....\n.....\n.....\n", "crates = [\"z9\"]\n");
     std::fs::write(&path, &original).unwrap();
-    let before = ed.app().doc().pack.clone();
+    let before = ed.app().doc().pack().clone();
     ed.dialogs.answer(Some(path.clone()));
     ed.key(Modifiers::COMMAND, Key::O);
     let Some(Modal::Problems { text, .. }) = ed.app().modal() else { panic!("the damaged pack was opened") };
     assert!(text.contains("damaged.toml:10:3"), "the `X` is placed: {text}");
     assert!(text.contains("z9"), "the crate is named: {text}");
     assert_eq!(text.matches("error[").count(), 2, "{text}");
-    assert_eq!(ed.app().doc().pack, before, "the editor still holds what it held");
-    assert_ne!(ed.app().doc().path.as_deref(), Some(path.as_path()));
+    assert_eq!(ed.app().doc().pack(), &before, "the editor still holds what it held");
+    assert_ne!(ed.app().doc().path(), Some(path.as_path()));
     // Nothing can save over the file: it is not the document.
     ed.click("Close");
     ed.dialogs.answer(None);
@@ -414,7 +414,7 @@ fn a_pack_with_unreadable_values_is_refused_with_every_diagnostic() {
     ed.dialogs.answer(Some(cut.clone()));
     ed.key(Modifiers::COMMAND, Key::O);
     assert!(ed.app().modal().is_none());
-    assert_eq!(ed.app().doc().path.as_deref(), Some(cut.as_path()));
+    assert_eq!(ed.app().doc().path(), Some(cut.as_path()));
     assert!(ed.app().status().contains("problem(s) to fix"), "{}", ed.app().status());
 }
 
@@ -494,6 +494,10 @@ fn sandbox(ed: &Editor) -> &pushcrate::editor::sandbox::Sandbox {
     ed.app().sandbox().unwrap()
 }
 
+fn game(ed: &Editor) -> &pushcrate::editor::sandbox::Game {
+    sandbox(ed).game()
+}
+
 fn click_cells(ed: &mut Editor, cells: &str) {
     for name in cells.split_whitespace() {
         ed.click_cell(c(name), PointerButton::Primary);
@@ -505,12 +509,12 @@ fn plays_by_clicks_to_a_flag_win() {
     let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 c3 c2 c1");
-    assert_eq!(sandbox(&ed).state().outcome(), Some(Outcome::Win { winner: Player::One, by: WinKind::Flag }));
+    assert_eq!(game(&ed).state().outcome(), Some(Outcome::Win { winner: Player::One, by: WinKind::Flag }));
     assert!(ed.app().status().contains("Player 1 wins"), "{}", ed.app().status());
-    assert_eq!(sandbox(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 d5 c3 c2 c1");
+    assert_eq!(game(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 d5 c3 c2 c1");
     // Clicking a cell no action reaches does nothing.
     click_cells(&mut ed, "a5");
-    assert_eq!(sandbox(&ed).actions.len(), 5);
+    assert_eq!(game(&ed).actions().len(), 5);
 }
 
 #[test]
@@ -525,10 +529,7 @@ fn plays_by_clicks_to_a_crate_win() {
     play(&mut ed, "tiny");
     // Player 1 steps to b1, player 2 waits, player 1 breaks the splinters.
     click_cells(&mut ed, "b1 d5 b2");
-    assert_eq!(
-        sandbox(&ed).state().outcome(),
-        Some(Outcome::Win { winner: Player::One, by: WinKind::Crates })
-    );
+    assert_eq!(game(&ed).state().outcome(), Some(Outcome::Win { winner: Player::One, by: WinKind::Crates }));
     assert!(ed.harness.query_by_label_contains("1 of 1").is_some(), "the destroyed bar fills");
 }
 
@@ -537,14 +538,14 @@ fn place_mode_steal_and_pass_follow_the_rules() {
     let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     ed.key(Modifiers::NONE, Key::T);
-    assert!(sandbox(&ed).placing);
+    assert!(game(&ed).placing());
     click_cells(&mut ed, "a3");
-    assert_eq!(sandbox(&ed).state().crate_at(c("a3")), Some(Stage::Intact));
-    assert_eq!(sandbox(&ed).state().placements_left(Player::One), 5);
+    assert_eq!(game(&ed).state().crate_at(c("a3")), Some(Stage::Intact));
+    assert_eq!(game(&ed).state().placements_left(Player::One), 5);
     // Steal and pass are not legal here: their keys do nothing.
     ed.key(Modifiers::NONE, Key::X);
     ed.key(Modifiers::NONE, Key::Space);
-    assert_eq!(sandbox(&ed).actions.len(), 1);
+    assert_eq!(game(&ed).actions().len(), 1);
 }
 
 #[test]
@@ -553,17 +554,17 @@ fn undoes_actions_and_jumps_in_the_log() {
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 b2");
     ed.key(Modifiers::COMMAND, Key::Z);
-    assert_eq!(sandbox(&ed).cursor, 2);
-    assert_eq!(sandbox(&ed).state().position(Player::One), c("c2"));
+    assert_eq!(game(&ed).cursor(), 2);
+    assert_eq!(game(&ed).state().position(Player::One), c("c2"));
     ed.key(Modifiers::COMMAND, Key::Y);
-    assert_eq!(sandbox(&ed).state().position(Player::One), c("b2"));
+    assert_eq!(game(&ed).state().position(Player::One), c("b2"));
     ed.click("start");
-    assert_eq!(sandbox(&ed).cursor, 0);
+    assert_eq!(game(&ed).cursor(), 0);
     ed.click("Redo Ctrl+Y");
-    assert_eq!(sandbox(&ed).cursor, 1);
+    assert_eq!(game(&ed).cursor(), 1);
     // A new action after going back replaces the rest of the log.
     click_cells(&mut ed, "b5");
-    assert_eq!(sandbox(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 b5");
+    assert_eq!(game(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 b5");
 }
 
 #[test]
@@ -578,14 +579,14 @@ fn switching_to_editing_and_back_loses_neither() {
     ed.click_cell(c("a1"), PointerButton::Primary);
     ed.key(Modifiers::NONE, Key::F5);
     assert!(ed.app().playing());
-    assert_eq!(sandbox(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 d5", "the game is kept");
+    assert_eq!(game(&ed).record().to_string(), "tiny@598e2b8f42940afe: c2 d5", "the game is kept");
     assert!(ed.harness.query_by_label_contains("The level has changed").is_some());
     ed.key(Modifiers::NONE, Key::F5);
     assert!(ed.level().walls.has(c("a1")), "the edit is kept");
     ed.key(Modifiers::NONE, Key::F5);
     ed.click("New game R");
-    assert_eq!(sandbox(&ed).actions.len(), 0);
-    assert!(sandbox(&ed).state().walls().has(c("a1")), "a new game plays the new layout");
+    assert_eq!(game(&ed).actions().len(), 0);
+    assert!(game(&ed).state().walls().has(c("a1")), "a new game plays the new layout");
 }
 
 /// R restarts the test game on the layout as edited, as in PuzzleScript;
@@ -599,11 +600,11 @@ fn r_restarts_the_test_game_from_the_current_edit() {
     ed.click("Wall brush");
     ed.click_cell(c("a1"), PointerButton::Primary);
     ed.key(Modifiers::NONE, Key::F5);
-    assert_eq!(sandbox(&ed).actions.len(), 2);
+    assert_eq!(game(&ed).actions().len(), 2);
     ed.key(Modifiers::NONE, Key::R);
     assert!(ed.app().playing());
-    assert_eq!(sandbox(&ed).actions.len(), 0, "a fresh game");
-    assert!(sandbox(&ed).state().walls().has(c("a1")), "on the layout as edited");
+    assert_eq!(game(&ed).actions().len(), 0, "a fresh game");
+    assert!(game(&ed).state().walls().has(c("a1")), "on the layout as edited");
     ed.key(Modifiers::NONE, Key::F5);
     ed.key(Modifiers::NONE, Key::R);
     assert_eq!(ed.app().tool(), pushcrate::editor::command::Tool::Rectangle);
@@ -630,11 +631,11 @@ fn saves_and_reopens_a_game_record() {
     ed.click("Save game…");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "tiny@598e2b8f42940afe: c2 d5 c3\n");
     ed.click("New game R");
-    assert_eq!(sandbox(&ed).actions.len(), 0);
+    assert_eq!(game(&ed).actions().len(), 0);
     ed.dialogs.answer(Some(path.clone()));
     ed.click("Open game…");
-    assert_eq!(sandbox(&ed).cursor, 3, "opened at its last action");
-    assert_eq!(sandbox(&ed).state().carrier(), Some(Player::One));
+    assert_eq!(game(&ed).cursor(), 3, "opened at its last action");
+    assert_eq!(game(&ed).state().carrier(), Some(Player::One));
     // Once the level is edited, the record names the change instead of
     // replaying into another layout.
     ed.key(Modifiers::NONE, Key::F5);
@@ -657,22 +658,22 @@ fn the_computer_answers_off_the_ui_thread() {
     ed.seats(Seat::Human, Seat::Computer(2));
     click_cells(&mut ed, "c2");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while sandbox(&ed).actions.len() < 2 && std::time::Instant::now() < deadline {
+    while game(&ed).actions().len() < 2 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
         ed.harness.step();
     }
-    assert_eq!(sandbox(&ed).actions.len(), 2, "the computer played");
-    assert!(sandbox(&ed).human_to_move());
+    assert_eq!(game(&ed).actions().len(), 2, "the computer played");
+    assert!(game(&ed).human_to_move());
     // Undo takes back the computer's action and the person's.
     ed.key(Modifiers::COMMAND, Key::Z);
-    assert_eq!(sandbox(&ed).cursor, 0);
+    assert_eq!(game(&ed).cursor(), 0);
 }
 
 /// Steps the editor until its balance run has reported (or `secs` pass).
 fn wait_for_balance(ed: &mut Editor, secs: u64) {
     ed.harness.run_steps(2);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-    while (sandbox(ed).balance.is_some() || sandbox(ed).balance_report.is_none())
+    while (sandbox(ed).balance().job().is_some() || sandbox(ed).balance().report().is_none())
         && std::time::Instant::now() < deadline
     {
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -686,12 +687,12 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     play(&mut ed, "tiny");
     ed.click("Balance");
     // The default check plays both strong pairings, sequentially.
-    let choice = sandbox(&ed).balance_choice;
+    let choice = sandbox(&ed).balance().choice();
     assert_eq!(pushcrate::editor::sandbox::BALANCE_CHOICES[choice].1, pushcrate::sim::STRONG);
-    assert!(!sandbox(&ed).balance_fixed);
+    assert!(!sandbox(&ed).balance().fixed());
     ed.click("Run self-play");
     wait_for_balance(&mut ed, 60);
-    let (check, games) = sandbox(&ed).balance_report.clone().expect("the run finished");
+    let (check, games) = sandbox(&ed).balance().report().cloned().expect("the run finished");
     // tiny is a forced win: the solver decides it, and no game is played.
     assert_eq!(check.verdict, pushcrate::sim::BalanceVerdict::Decided);
     assert!(check.runs.is_empty() && games.is_empty());
@@ -711,7 +712,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     // command.
     ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
     wait_for_balance(&mut ed, 60);
-    let (check, games) = sandbox(&ed).balance_report.clone().expect("the run finished");
+    let (check, games) = sandbox(&ed).balance().report().cloned().expect("the run finished");
     assert_eq!((check.runs.len(), check.runs[0].games, games[0].len()), (1, 40, 40));
     assert!(check.runs[0].sequential.is_none());
     ed.harness.run();
@@ -725,7 +726,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     let home = check.decisions.total(pushcrate::sim::Event::Home);
     assert!(home > 0, "greedy brings the flag home on open");
     ed.send(Command::ShowDecisions(Some(pushcrate::sim::Event::Home)));
-    assert_eq!(sandbox(&ed).decisions_shown, Some(pushcrate::sim::Event::Home));
+    assert_eq!(sandbox(&ed).balance().decisions_shown(), Some(pushcrate::sim::Event::Home));
     let (cell, n) = check.decisions.top(pushcrate::sim::Event::Home)[0];
     let pos = ed.cell_pos(cell);
     ed.harness.event(Event::PointerMoved(pos));
@@ -739,7 +740,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     // sandbox, with no verdict yet.
     ed.key(Modifiers::NONE, Key::F5);
     play(&mut ed, "pillars");
-    assert!(sandbox(&ed).balance_report.is_none());
+    assert!(sandbox(&ed).balance().report().is_none());
     {
         ed.send(Command::SetBalanceChoice(0));
         ed.send(Command::SetBalanceFixed(false));
@@ -747,7 +748,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     }
     ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let looked = |ed: &Editor| sandbox(ed).balance_live.lock().unwrap().first().copied().flatten().is_some();
+    let looked = |ed: &Editor| sandbox(ed).balance().live().first().copied().flatten().is_some();
     while !looked(&ed) && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
         ed.harness.step();
@@ -756,7 +757,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     assert!(ed.harness.query_by_label_contains("games, first player").is_some(), "the live test is shown");
     ed.harness.state_mut().command(pushcrate::editor::command::Command::CancelBalance);
     wait_for_balance(&mut ed, 30);
-    let (check, _) = sandbox(&ed).balance_report.clone().unwrap();
+    let (check, _) = sandbox(&ed).balance().report().cloned().unwrap();
     assert!(check.interrupted && check.runs[0].games < 20_000);
     assert_eq!(check.verdict, pushcrate::sim::BalanceVerdict::Uncertain);
     assert!(
@@ -769,7 +770,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
 #[test]
 fn generates_a_level_from_the_editor() {
     let mut ed = editor();
-    let count = ed.app().doc().pack.levels.len();
+    let count = ed.app().doc().pack().levels.len();
     ed.key(Modifiers::COMMAND, Key::G);
     assert!(matches!(ed.app().modal(), Some(Modal::Generate(_))));
     ed.click("maze");
@@ -779,11 +780,11 @@ fn generates_a_level_from_the_editor() {
         std::thread::sleep(std::time::Duration::from_millis(20));
         ed.harness.step();
     }
-    assert_eq!(ed.app().doc().pack.levels.len(), count + 1);
+    assert_eq!(ed.app().doc().pack().levels.len(), count + 1);
     assert!(ed.level().tags.contains(&"maze".to_owned()));
-    assert!(ed.app().doc().pack.problems().iter().all(|p| !p.is_error()));
+    assert!(ed.app().doc().pack().problems().iter().all(|p| !p.is_error()));
     ed.key(Modifiers::COMMAND, Key::Z);
-    assert_eq!(ed.app().doc().pack.levels.len(), count, "generating undoes");
+    assert_eq!(ed.app().doc().pack().levels.len(), count, "generating undoes");
 }
 
 /// The Generate dialog asks for levels clear of the band's edges only
@@ -809,7 +810,7 @@ fn clear_of_edges_is_asked_only_with_balanced() {
 #[test]
 fn generating_can_be_stopped_from_the_status_bar() {
     let mut ed = editor();
-    let count = ed.app().doc().pack.levels.len();
+    let count = ed.app().doc().pack().levels.len();
     let form = pushcrate::editor::GenerateForm { balanced: true, ..Default::default() };
     ed.harness.state_mut().command(Command::Dialog(Answer::Generate(form)));
     ed.harness.run_steps(2);
@@ -820,7 +821,7 @@ fn generating_can_be_stopped_from_the_status_bar() {
         ed.harness.step();
     }
     assert!(!ed.app().generating(), "the job ended");
-    assert_eq!(ed.app().doc().pack.levels.len(), count);
+    assert_eq!(ed.app().doc().pack().levels.len(), count);
     assert!(ed.app().status().contains("Generating stopped"), "{}", ed.app().status());
     assert!(ed.app().modal().is_none());
 }
@@ -839,14 +840,14 @@ fn arrow_keys_step_push_and_jump() {
     let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     ed.key(Modifiers::NONE, Key::ArrowUp);
-    assert_eq!(sandbox(&ed).state().position(Player::One), c("c2"));
+    assert_eq!(game(&ed).state().position(Player::One), c("c2"));
     ed.key(Modifiers::NONE, Key::ArrowDown);
-    assert_eq!(sandbox(&ed).state().position(Player::Two), c("c4"));
+    assert_eq!(game(&ed).state().position(Player::Two), c("c4"));
     ed.key(Modifiers::NONE, Key::ArrowUp);
-    assert_eq!(sandbox(&ed).state().position(Player::One), c("c3"), "picks the flag up");
+    assert_eq!(game(&ed).state().position(Player::One), c("c3"), "picks the flag up");
     // Player 2 is straight ahead on c4: up jumps over it to c5.
     ed.key(Modifiers::NONE, Key::ArrowUp);
-    assert_eq!(sandbox(&ed).state().position(Player::One), c("c5"));
+    assert_eq!(game(&ed).state().position(Player::One), c("c5"));
 }
 
 #[test]
@@ -854,7 +855,7 @@ fn computer_games_pause_and_step() {
     let mut ed = flawed_editor();
     play(&mut ed, "tiny");
     // In one frame, so that the computer has no turn in between.
-    assert!(sandbox(&ed).running, "computer-only games run by default");
+    assert!(game(&ed).running(), "computer-only games run by default");
     for command in [
         Command::SetSeat(Player::One, Seat::Computer(0)),
         Command::SetSeat(Player::Two, Seat::Computer(0)),
@@ -863,21 +864,21 @@ fn computer_games_pause_and_step() {
         ed.harness.state_mut().command(command);
     }
     ed.harness.run();
-    assert_eq!(sandbox(&ed).actions.len(), 0, "paused: nothing moves");
+    assert_eq!(game(&ed).actions().len(), 0, "paused: nothing moves");
     ed.click("Step");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while sandbox(&ed).actions.is_empty() && std::time::Instant::now() < deadline {
+    while game(&ed).actions().is_empty() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(10));
         ed.harness.step();
     }
-    assert_eq!(sandbox(&ed).actions.len(), 1, "one step");
+    assert_eq!(game(&ed).actions().len(), 1, "one step");
     ed.click("Run");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while sandbox(&ed).actions.len() < 3 && std::time::Instant::now() < deadline {
+    while game(&ed).actions().len() < 3 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(10));
         ed.harness.step();
     }
-    assert!(sandbox(&ed).actions.len() >= 3, "running: the computers play on");
+    assert!(game(&ed).actions().len() >= 3, "running: the computers play on");
 }
 
 /// The computer keeps its player from move to move, as self-play does: on
@@ -888,8 +889,9 @@ fn the_computer_keeps_its_player_through_a_game() {
     use pushcrate::ai::Agent;
     let pack = pushcrate::level::Pack::bundled();
     let level = pack.level("open").unwrap();
-    let mut sandbox = pushcrate::editor::sandbox::Sandbox::new(level, pack.rules).unwrap();
-    sandbox.seats = ByPlayer::new(Seat::Computer(3), Seat::Computer(3));
+    let mut sandbox = pushcrate::editor::sandbox::Game::new(level.playable(pack.rules).unwrap());
+    sandbox.set_seat(Player::One, Seat::Computer(3));
+    sandbox.set_seat(Player::Two, Seat::Computer(3));
     for _ in 0..3 {
         sandbox.step_computer();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -897,7 +899,7 @@ fn the_computer_keeps_its_player_through_a_game() {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
-    assert_eq!(sandbox.actions.len(), 3);
+    assert_eq!(sandbox.actions().len(), 3);
     assert!(sandbox.keeps_player(Player::One) && sandbox.keeps_player(Player::Two));
     // The same two players, each kept for the game, seeded as the editor
     // seeds a new player (by the position it first moves at).
@@ -910,7 +912,7 @@ fn the_computer_keeps_its_player_through_a_game() {
         state.play(action).unwrap();
         expected.push(action);
     }
-    assert_eq!(sandbox.actions, expected);
+    assert_eq!(sandbox.actions(), expected);
     sandbox.undo();
     assert!(!sandbox.keeps_player(Player::One) && !sandbox.keeps_player(Player::Two));
 }
@@ -951,7 +953,7 @@ fn without_file_dialogs_the_path_is_typed_in() {
     harness.run();
     harness.get_by_label("OK").click();
     harness.run();
-    assert_eq!(harness.state().doc().path.as_ref(), Some(&path));
+    assert_eq!(harness.state().doc().path(), Some(path.as_path()));
     assert!(parse_pack(&std::fs::read_to_string(&path).unwrap()).pack.is_some());
 }
 
@@ -1067,7 +1069,7 @@ fn a_past_position_is_marked_and_the_whole_game_is_saved() {
     play(&mut ed, "tiny");
     click_cells(&mut ed, "c2 d5 c3");
     ed.click("start");
-    assert_eq!(sandbox(&ed).cursor, 0);
+    assert_eq!(game(&ed).cursor(), 0);
     assert!(ed.harness.query_by_label_contains("Past position: after action 0 of 3").is_some());
     let path = ed.dir.path().join("tiny.record");
     ed.dialogs.answer(Some(path.clone()));
@@ -1081,21 +1083,21 @@ fn a_past_position_is_marked_and_the_whole_game_is_saved() {
     // to move, it waits.
     ed.seats(Seat::Human, Seat::Computer(0));
     ed.click("c2");
-    assert_eq!(sandbox(&ed).cursor, 1);
+    assert_eq!(game(&ed).cursor(), 1);
     for _ in 0..20 {
         ed.harness.step();
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert!(sandbox(&ed).thinking.is_none(), "the computer waits at a past position");
-    assert_eq!(sandbox(&ed).actions.len(), 3, "nothing was played over the log");
+    assert!(!game(&ed).thinking(), "the computer waits at a past position");
+    assert_eq!(game(&ed).actions().len(), 3, "nothing was played over the log");
     ed.click("Resume at the last action");
-    assert_eq!(sandbox(&ed).cursor, 3);
+    assert_eq!(game(&ed).cursor(), 3);
     assert!(ed.harness.query_by_label_contains("Past position").is_none());
     // Opening the record keeps the seats as set.
     ed.dialogs.answer(Some(path));
     ed.click("Open game…");
-    assert_eq!(sandbox(&ed).seats, ByPlayer::new(Seat::Human, Seat::Computer(0)));
-    assert_eq!(sandbox(&ed).actions.len(), 3);
+    assert_eq!(game(&ed).seats(), ByPlayer::new(Seat::Human, Seat::Computer(0)));
+    assert_eq!(game(&ed).actions().len(), 3);
 }
 
 /// Every character typed into a multi-line field is kept, even when the
@@ -1149,7 +1151,7 @@ fn the_board_does_not_move_when_a_panel_changes() {
     ed.click("Pack and rules");
     ed.click_cell(c("a1"), PointerButton::Primary);
     ed.click_cell(c("i9"), PointerButton::Primary);
-    for i in 0..ed.app().doc().pack.levels.len() {
+    for i in 0..ed.app().doc().pack().levels.len() {
         ed.harness.state_mut().command(pushcrate::editor::command::Command::SelectLevel(i));
         ed.settle();
         assert_eq!(board(&ed).width(), editing.width(), "level {i}");
@@ -1191,9 +1193,9 @@ fn disabled(node: &egui_kittest::Node<'_>) -> bool {
 fn the_last_level_cannot_be_deleted() {
     let mut ed = editor();
     ed.key(Modifiers::COMMAND, Key::N);
-    assert_eq!(ed.app().doc().pack.levels.len(), 1);
+    assert_eq!(ed.app().doc().pack().levels.len(), 1);
     ed.key(Modifiers::COMMAND, Key::Delete);
-    assert_eq!(ed.app().doc().pack.levels.len(), 1, "the last level stays");
+    assert_eq!(ed.app().doc().pack().levels.len(), 1, "the last level stays");
     assert!(ed.app().status().contains("needs a level"), "{}", ed.app().status());
     assert!(disabled(&ed.harness.get_by_label("Delete")));
     ed.harness.get_by_role_and_label(egui::accesskit::Role::Button, "Level").click();
@@ -1201,10 +1203,10 @@ fn the_last_level_cannot_be_deleted() {
     assert!(disabled(&ed.harness.get_by_label_contains("Delete level")));
     ed.key(Modifiers::NONE, Key::Escape);
     ed.key(Modifiers::COMMAND, Key::L);
-    assert_eq!(ed.app().doc().pack.levels.len(), 2);
+    assert_eq!(ed.app().doc().pack().levels.len(), 2);
     assert!(!disabled(&ed.harness.get_by_label("Delete")));
     ed.key(Modifiers::COMMAND, Key::Delete);
-    assert_eq!(ed.app().doc().pack.levels.len(), 1);
+    assert_eq!(ed.app().doc().pack().levels.len(), 1);
 }
 
 /// Play-mode keys are entries of the one shortcut table, scoped to play.
@@ -1227,11 +1229,11 @@ fn play_keys_are_in_the_shortcut_table() {
     ed.key(Modifiers::NONE, Key::F5);
     ed.key(Modifiers::NONE, Key::T);
     ed.key(Modifiers::NONE, Key::ArrowUp);
-    assert!(!sandbox(&ed).placing);
-    assert_eq!(sandbox(&ed).actions.len(), 0);
+    assert!(!game(&ed).placing());
+    assert_eq!(game(&ed).actions().len(), 0);
     ed.key(Modifiers::NONE, Key::F5);
     ed.key(Modifiers::NONE, Key::ArrowUp);
-    assert_eq!(sandbox(&ed).actions.len(), 1);
+    assert_eq!(game(&ed).actions().len(), 1);
 }
 
 /// An illegal action says why, with the engine's reason: a crate on a
@@ -1240,12 +1242,12 @@ fn play_keys_are_in_the_shortcut_table() {
 fn an_illegal_action_says_why() {
     let mut ed = flawed_editor();
     play(&mut ed, "maze");
-    let state = *sandbox(&ed).state();
+    let state = *game(&ed).state();
     let occupied = [state.position(Player::One), state.position(Player::Two)];
     let sole = state.sole_path_cells().iter().find(|c| !occupied.contains(c) && *c != state.flag()).unwrap();
     ed.key(Modifiers::NONE, Key::T);
     click_cells(&mut ed, &sole.to_string());
-    assert_eq!(sandbox(&ed).actions.len(), 0);
+    assert_eq!(game(&ed).actions().len(), 0);
     let status = ed.app().status();
     assert!(status.contains("not legal") && status.contains("cut"), "{status}");
     // A step out of reach says so too.
@@ -1339,7 +1341,7 @@ fn the_editors_own_writes_refuse_keep_and_name_as_the_command_line_does() {
     ed.send(Command::Dialog(Answer::FileTask(FileTask::SaveAs, link.clone())));
     assert!(!ed.app().doc().is_dirty(), "saved through the link");
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
-    assert_eq!(parse_pack(&std::fs::read_to_string(&real).unwrap()).pack.unwrap(), ed.app().doc().pack);
+    assert_eq!(&parse_pack(&std::fs::read_to_string(&real).unwrap()).pack.unwrap(), ed.app().doc().pack());
 
     let gone = dir.join("gone");
     std::fs::create_dir(&gone).unwrap();
@@ -1355,7 +1357,7 @@ fn the_editors_own_writes_refuse_keep_and_name_as_the_command_line_does() {
     ed.harness.state_mut().autosave_now();
     let recovery =
         AppPaths { dir: dir.clone() }.read_recovery().expect("the unsaved work is in the recovery file");
-    assert_eq!(parse_pack(&recovery.text).pack.unwrap(), ed.app().doc().pack);
+    assert_eq!(&parse_pack(&recovery.text).pack.unwrap(), ed.app().doc().pack());
 
     // The recovery file's own folder vanishing is no reason to lose it.
     let config = tempfile::tempdir().unwrap();
@@ -1416,7 +1418,7 @@ fn a_running_check_draws_its_progress_twice_a_second() {
     play(&mut ed, "courtyard");
     ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
     ed.harness.step();
-    assert!(sandbox(&ed).balance.is_some(), "the check runs");
+    assert!(sandbox(&ed).balance().job().is_some(), "the check runs");
     // The first frames show what the command did; then the window rests.
     let mut delays = Vec::new();
     for _ in 0..5 {
@@ -1425,7 +1427,7 @@ fn a_running_check_draws_its_progress_twice_a_second() {
         ed.harness.step();
         delays.push(ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay);
     }
-    assert!(sandbox(&ed).balance.is_some(), "the check still runs");
+    assert!(sandbox(&ed).balance().job().is_some(), "the check still runs");
     let delay = *delays.last().unwrap();
     assert_eq!(delay, std::time::Duration::from_millis(500), "a running check repaints after {delay:?}");
     ed.harness.state_mut().command(pushcrate::editor::command::Command::CancelBalance);
@@ -1471,11 +1473,18 @@ fn play_mode_at_rest_asks_for_no_frames() {
     };
     let delay = idle_delay(&mut ed);
     assert!(delay > std::time::Duration::from_secs(60), "a person's turn repaints after {delay:?}");
+    // A computer-only game at half an action a second, just after a move.
     let mut sandbox =
-        pushcrate::editor::sandbox::Sandbox::new(ed.level(), ed.app().doc().pack.rules).unwrap();
-    sandbox.seats = ByPlayer::new(Seat::Computer(0), Seat::Computer(0));
-    sandbox.speed = 0.5;
-    sandbox.last_move = Some(std::time::Instant::now());
+        pushcrate::editor::sandbox::Game::new(ed.level().playable(ed.app().doc().pack().rules).unwrap());
+    sandbox.set_seat(Player::One, Seat::Computer(0));
+    sandbox.set_seat(Player::Two, Seat::Computer(0));
+    sandbox.set_speed(0.5);
+    sandbox.step_computer();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !sandbox.poll_thinking() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    sandbox.toggle_running();
     let gap = sandbox.next_computer_move_in().expect("the next move waits on the clock");
     assert!(gap <= std::time::Duration::from_secs(2) && gap > std::time::Duration::from_secs(1), "{gap:?}");
 }
@@ -1504,13 +1513,13 @@ fn suggest_fixes_proposes_previews_and_applies_in_one_undo_step() {
     }
     ed.harness.state_mut().command(Command::SuggestFixes);
     ed.harness.run_steps(2);
-    assert!(sandbox(&ed).fixes.is_some(), "the search runs in the background");
+    assert!(sandbox(&ed).fixes().job().is_some(), "the search runs in the background");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while sandbox(&ed).fixes.is_some() && std::time::Instant::now() < deadline {
+    while sandbox(&ed).fixes().job().is_some() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(50));
         ed.harness.step();
     }
-    let found = sandbox(&ed).fixes_found.clone().expect("the search finished");
+    let found = sandbox(&ed).fixes().found().cloned().expect("the search finished");
     let back = Edit::Start { player: Player::One, from: c("d2"), to: c("d1") };
     let index =
         found.proposals.iter().position(|p| p.edits == [back]).expect("the start moved back is proposed");
@@ -1519,13 +1528,13 @@ fn suggest_fixes_proposes_previews_and_applies_in_one_undo_step() {
     assert!(ed.harness.query_by_label_contains("quick games (expert)").is_some(), "the search is summed up");
     ed.harness.state_mut().command(Command::PreviewFix(Some(index)));
     ed.harness.run();
-    assert_eq!(sandbox(&ed).preview, Some(index));
+    assert_eq!(sandbox(&ed).fixes().preview(), Some(index));
     assert_eq!(ed.level().starts.one, Some(c("d2")), "a preview changes nothing");
     ed.harness.state_mut().command(Command::ApplyFix(index));
     ed.harness.run();
     assert_eq!(ed.level().starts.one, Some(c("d1")));
     assert!(ed.app().doc().is_dirty());
-    assert_eq!(sandbox(&ed).level.starts.one, Some(c("d1")), "the game is on the repaired layout");
+    assert_eq!(game(&ed).level().starts.one, Some(c("d1")), "the game is on the repaired layout");
     assert!(ed.app().status().contains("Applied proposal"), "{}", ed.app().status());
     // In play mode Ctrl+Z takes back game actions; back in edit mode it
     // takes back the fix, in one step.
@@ -1596,9 +1605,9 @@ fn seats_and_check_choices_are_kept_across_levels() {
     ed.key(Modifiers::NONE, Key::F5);
     ed.select_level("arena");
     ed.key(Modifiers::NONE, Key::F5);
-    assert_eq!(sandbox(&ed).level.id, "arena");
-    assert_eq!(sandbox(&ed).seats, ByPlayer::new(Seat::Human, Seat::Computer(3)));
-    assert_eq!(sandbox(&ed).balance_choice, 2);
+    assert_eq!(game(&ed).level().id, "arena");
+    assert_eq!(game(&ed).seats(), ByPlayer::new(Seat::Human, Seat::Computer(3)));
+    assert_eq!(sandbox(&ed).balance().choice(), 2);
 }
 
 /// Four walls around the flag are one cut: one finding, which names the
@@ -1812,11 +1821,11 @@ fn the_skill_trace_climbs_the_ladder() {
     ed.click("Balance");
     ed.harness.state_mut().command(Command::RunSkillTrace);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while sandbox(&ed).skill_report.is_none() && std::time::Instant::now() < deadline {
+    while sandbox(&ed).skill().report().is_none() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
         ed.harness.step();
     }
-    let points = sandbox(&ed).skill_report.clone().expect("the trace finished");
+    let points = sandbox(&ed).skill().report().cloned().expect("the trace finished");
     let names: Vec<&str> = points.iter().map(|p| p.name).collect();
     assert_eq!(names, ["easy", "medium", "hard", "expert", "deep", "master"]);
     assert!(points.iter().all(|p| p.report.games == pushcrate::sim::TRACE_GAMES));
@@ -1968,7 +1977,7 @@ fn expectations_keep_a_verdict_found_on_the_same_layout() {
     ed.click("Balance");
     ed.click("Run self-play");
     wait_for_balance(&mut ed, 60);
-    assert!(sandbox(&ed).balance_report.is_some(), "the check finished");
+    assert!(sandbox(&ed).balance().report().is_some(), "the check finished");
     ed.key(Modifiers::NONE, Key::F5);
     assert!(!ed.app().playing());
     let mut expect = ed.level().expect.clone();
@@ -2000,16 +2009,16 @@ fn cancelling_a_rerun_keeps_the_finished_verdict() {
     ed.send(Command::SetBalanceGames(40));
     ed.harness.state_mut().command(Command::RunBalance);
     wait_for_balance(&mut ed, 60);
-    let (finished, _) = sandbox(&ed).balance_report.clone().expect("the first run finished");
+    let (finished, _) = sandbox(&ed).balance().report().cloned().expect("the first run finished");
     assert!(!finished.interrupted);
     ed.send(Command::SetBalanceGames(100_000));
     ed.harness.state_mut().command(Command::RunBalance);
     ed.harness.run_steps(2);
-    assert!(sandbox(&ed).balance.is_some(), "the rerun is running");
+    assert!(sandbox(&ed).balance().job().is_some(), "the rerun is running");
     assert!(ed.harness.query_by_label_contains("The last finished check").is_some());
     ed.harness.state_mut().command(Command::CancelBalance);
     wait_for_balance(&mut ed, 60);
-    let (kept, _) = sandbox(&ed).balance_report.clone().expect("a verdict is shown");
+    let (kept, _) = sandbox(&ed).balance().report().cloned().expect("a verdict is shown");
     assert!(!kept.interrupted, "the cancelled rerun did not replace the finished verdict");
     assert_eq!(kept.runs[0].games, finished.runs[0].games);
 }
@@ -2114,7 +2123,7 @@ fn the_editor_reopens_the_last_pack_at_start() {
     let paths = AppPaths { dir: dir.path().join("config") };
     let mut first = EditorApp::new(Box::new(FakeDialogs::default()), paths.clone());
     first.reopen_last_at_start();
-    assert_eq!(first.doc().path, None, "a first run keeps the bundled pack");
+    assert_eq!(first.doc().path(), None, "a first run keeps the bundled pack");
     let pack = dir.path().join("mine.toml");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/mazes/flawed.toml"), &pack).unwrap();
     let mut prefs = paths.load_prefs();
@@ -2122,12 +2131,12 @@ fn the_editor_reopens_the_last_pack_at_start() {
     paths.save_prefs(&prefs).unwrap();
     let mut app = EditorApp::new(Box::new(FakeDialogs::default()), paths.clone());
     app.reopen_last_at_start();
-    assert_eq!(app.doc().path.as_deref(), Some(pack.as_path()));
-    assert!(app.doc().pack.level("tiny").is_some());
+    assert_eq!(app.doc().path(), Some(pack.as_path()));
+    assert!(app.doc().pack().level("tiny").is_some());
     std::fs::remove_file(&pack).unwrap();
     let mut gone = EditorApp::new(Box::new(FakeDialogs::default()), paths);
     gone.reopen_last_at_start();
-    assert_eq!(gone.doc().path, None);
+    assert_eq!(gone.doc().path(), None);
     assert!(gone.status().contains("is no longer there"), "{}", gone.status());
     // A bundled pack opened last (`pushcrate @flawed`) is reopened too.
     let mut prefs = paths_again(&dir).load_prefs();
@@ -2135,7 +2144,7 @@ fn the_editor_reopens_the_last_pack_at_start() {
     paths_again(&dir).save_prefs(&prefs).unwrap();
     let mut bundled = EditorApp::new(Box::new(FakeDialogs::default()), paths_again(&dir));
     bundled.reopen_last_at_start();
-    assert!(bundled.doc().pack.level("tiny").is_some(), "{}", bundled.status());
+    assert!(bundled.doc().pack().level("tiny").is_some(), "{}", bundled.status());
 }
 
 fn paths_again(dir: &tempfile::TempDir) -> AppPaths {
@@ -2188,7 +2197,7 @@ fn a_copy_flips_and_turns_before_it_is_pasted() {
 #[test]
 fn a_level_dragged_in_the_list_moves_there() {
     let mut ed = flawed_editor();
-    let ids = |ed: &Editor| ed.app().doc().pack.levels.iter().map(|l| l.id.clone()).collect::<Vec<_>>();
+    let ids = |ed: &Editor| ed.app().doc().pack().levels.iter().map(|l| l.id.clone()).collect::<Vec<_>>();
     let before = ids(&ed);
     assert_eq!(before[0], "unfair-race");
     let tiny = before.iter().position(|id| id == "tiny").unwrap();
@@ -2285,13 +2294,13 @@ fn suggest_fixes_takes_the_number_of_edits_from_one_to_three() {
     play(&mut ed, "unfair-race");
     ed.click("Balance");
     assert!(ed.harness.query_by_label("Edits, at most").is_some());
-    assert_eq!(sandbox(&ed).fix_edits, 1, "one edit by default");
+    assert_eq!(sandbox(&ed).fixes().edits(), 1, "one edit by default");
     ed.send(Command::SetFixEdits(3));
-    assert_eq!(sandbox(&ed).fix_edits, 3);
+    assert_eq!(sandbox(&ed).fixes().edits(), 3);
     ed.send(Command::SetFixEdits(9));
-    assert_eq!(sandbox(&ed).fix_edits, 3, "at most three");
+    assert_eq!(sandbox(&ed).fixes().edits(), 3, "at most three");
     ed.send(Command::SetFixEdits(0));
-    assert_eq!(sandbox(&ed).fix_edits, 1, "at least one");
+    assert_eq!(sandbox(&ed).fixes().edits(), 1, "at least one");
 }
 
 /// At 1280 × 800, the analysis stays in sight with the expectations and
@@ -2330,7 +2339,7 @@ fn the_path_field_takes_typing_at_once_and_escape_cancels() {
     harness.key_press(Key::Escape);
     harness.run();
     assert!(harness.state().modal().is_none(), "Escape cancels the dialog");
-    assert_eq!(harness.state().doc().path, None, "and nothing was saved");
+    assert_eq!(harness.state().doc().path(), None, "and nothing was saved");
 }
 
 /// The status bar names the cell under the pointer at once, not after the

@@ -51,7 +51,12 @@ fn options(keep_symmetry: bool) -> Options<'static> {
 #[test]
 fn a_start_one_step_too_close_is_moved_back() {
     let level = too_close();
-    let found = repair(&level, Rules::default(), &options(false), &|_| {}, &Arc::new(AtomicBool::new(false)));
+    let found = repair(
+        &level.playable(Rules::default()).unwrap(),
+        &options(false),
+        &|_| {},
+        &Arc::new(AtomicBool::new(false)),
+    );
     assert!(found.before.rate > 0.6, "the level favours player 1: {:?}", found.before);
     assert!(!found.proposals.is_empty(), "{found:?}");
     let back = Edit::Start { player: Player::One, from: c("d2"), to: c("d1") };
@@ -66,9 +71,8 @@ fn a_start_one_step_too_close_is_moved_back() {
     for proposal in &found.proposals {
         // No proposal brings an error or a warning the level did not have.
         let before = warnings(&level);
-        let after = warnings(&proposal.level);
+        let after = warnings(proposal.playable.level());
         assert!(after.iter().all(|code| before.contains(code)), "{:?} brings {after:?}", proposal.edits);
-        assert!(proposal.level.start_state(Rules::default()).is_ok());
         // No proposal is listed that is no nearer 50% than the level as it is.
         assert!(
             proposal.is_balanced() || (proposal.score().rate - 0.5).abs() < (found.before.rate - 0.5).abs(),
@@ -82,12 +86,17 @@ fn a_start_one_step_too_close_is_moved_back() {
 #[test]
 fn with_symmetry_kept_every_edit_comes_with_its_mirror_image() {
     let level = too_close();
-    let found = repair(&level, Rules::default(), &options(true), &|_| {}, &Arc::new(AtomicBool::new(false)));
+    let found = repair(
+        &level.playable(Rules::default()).unwrap(),
+        &options(true),
+        &|_| {},
+        &Arc::new(AtomicBool::new(false)),
+    );
     assert!(!found.proposals.is_empty());
     let mirror =
         |cell: pushcrate::rules::Cell| c(&format!("{}{}", (b'g' - (cell.file())) as char, cell.rank() + 1));
     for proposal in &found.proposals {
-        let symmetry = pushcrate::analysis::Symmetry::of(&proposal.level);
+        let symmetry = pushcrate::analysis::Symmetry::of(proposal.playable.level());
         assert!(symmetry.mirror_files, "{:?} breaks the left-to-right mirror", proposal.edits);
         for edit in &proposal.edits {
             if let Edit::Wall { cell } | Edit::Floor { cell } = edit {

@@ -163,8 +163,8 @@ fn level_part(pack: &Pack, level: &LevelReport, deny_warnings: bool) -> shard::L
     // reported, as `level_text` draws it.
     let estimate = pack
         .level(&level.level)
-        .and_then(|l| l.start_state(pack.rules).ok())
-        .and_then(|start| crate::ai::estimate::estimate(&start));
+        .and_then(|l| l.playable(pack.rules).ok())
+        .and_then(|p| crate::ai::estimate::estimate(p.start()));
     let mut text = String::new();
     level_text(&mut text, pack, level, estimate.as_ref());
     let count = |s: Severity| level.findings.iter().filter(|f| f.severity == s).count();
@@ -253,7 +253,8 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport, estimate: Opt
     ));
     let level = pack.level(&report.level);
     // Marked cells are drawn on the empty starting board (no `*` of its own).
-    let state = level.and_then(|l| l.start_state(pack.rules).ok());
+    let playable = level.and_then(|l| l.playable(pack.rules).ok());
+    let state = playable.as_ref().map(crate::level::Playable::start);
     for proof in &report.routes {
         let how = match &proof.witness {
             Witness::Path { cells } => format!("holds, {} steps", cells.len().saturating_sub(1)),
@@ -291,7 +292,7 @@ fn level_text(out: &mut String, pack: &Pack, report: &LevelReport, estimate: Opt
         ));
     }
     for finding in &report.findings {
-        finding_text(out, finding, state.as_ref());
+        finding_text(out, finding, state);
     }
     out.push('\n');
 }
@@ -346,14 +347,14 @@ fn verify_pack(
         let Some(analysis) = report.levels.iter().find(|r| r.level == level.id) else { continue };
         let mine: Vec<crate::level::Problem> =
             problems.iter().filter(|p| p.field.level() == Some(index)).cloned().collect();
-        let start = level.start_state(pack.rules).ok();
+        let playable = level.playable(pack.rules).ok();
         let mut check: Option<crate::sim::BalanceCheck> = None;
         for expectation in &level.expect {
             // With `--budget 0` the analysis ran no solver: `decided:N`
             // asks it here.
             let met = crate::analysis::meets(expectation, level, &mine, analysis).or_else(|| {
                 matches!(expectation, crate::level::Expectation::Decided(_))
-                    .then(|| start.as_ref().and_then(|s| crate::sim::settle(s, stop)))
+                    .then(|| playable.as_ref().and_then(|p| crate::sim::settle(p.start(), stop)))
                     .and_then(|forced| crate::sim::meets_decided(expectation, forced.as_ref()))
             });
             let (result, why) = match met {
@@ -362,10 +363,10 @@ fn verify_pack(
                     Verified::Unchecked,
                     "`--balance` runs the default balance check (minutes a level)".to_owned(),
                 ),
-                None => match &start {
+                None => match &playable {
                     None => (Verified::Fails, "the level cannot be played".to_owned()),
-                    Some(start) => {
-                        let check = check.get_or_insert_with(|| default_check(start, &level.id, stop));
+                    Some(playable) => {
+                        let check = check.get_or_insert_with(|| default_check(playable, stop));
                         match check.meets(expectation) {
                             Some(met) => verified(met),
                             None => (Verified::Unchecked, format!("cut short: {}", check.summary())),
@@ -387,8 +388,7 @@ fn verified(met: crate::analysis::Met) -> (Verified, String) {
 /// The default balance check of `selfplay` (expert and deep, sequential,
 /// seed 1, every core).
 fn default_check(
-    start: &crate::rules::GameState,
-    level: &str,
+    playable: &crate::level::Playable,
     stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> crate::sim::BalanceCheck {
     let plan = crate::sim::STRONG;
@@ -398,8 +398,8 @@ fn default_check(
         ..crate::sim::Config::fixed(plan.pairings[0], crate::sim::SEQUENTIAL_CAP)
     };
     let bar = super::spinner();
-    bar.set_message(format!("{level}: the balance check"));
-    let (check, _) = crate::sim::check_balance(start, level, plan, &config, &|_| {}, stop);
+    bar.set_message(format!("{}: the balance check", playable.id()));
+    let (check, _) = crate::sim::check_balance(playable, plan, &config, &|_| {}, stop);
     bar.finish_and_clear();
     check
 }

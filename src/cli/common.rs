@@ -9,7 +9,8 @@ use clap::ValueEnum;
 
 use crate::diagnostics::{self, clean};
 use crate::files::{self, PackFile};
-use crate::level::Pack;
+use crate::level::{Level, Pack, Playable};
+use crate::rules::Rules;
 
 /// Exit code: everything was fine.
 pub const EXIT_OK: u8 = 0;
@@ -165,6 +166,12 @@ pub(crate) fn load_valid(path: &Path) -> anyhow::Result<Result<(PackFile, Pack),
             Ok(Err(EXIT_PROBLEMS))
         }
     }
+}
+
+/// `level` checked under `rules`, for a command that cannot go on without
+/// it: the error names the level and every problem.
+pub(crate) fn playable(level: &Level, rules: Rules) -> anyhow::Result<Playable> {
+    level.playable(rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))
 }
 
 /// The problems of a pack drawn as `check` draws them: source lines and

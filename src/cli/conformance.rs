@@ -428,7 +428,7 @@ fn game_entry(event: &str, pack: &str, level: &str, line: &str, state: &GameStat
 /// Plays `line` (actions and draw offers) from the level's start.
 fn play_line(pack: &Pack, level_id: &str, line: &str) -> anyhow::Result<GameState> {
     let level = pack.level(level_id).with_context(|| format!("no level `{level_id}`"))?;
-    let mut state = level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut state = *super::playable(level, pack.rules)?.start();
     for word in line.split_whitespace() {
         match word {
             "draw:accepted" => state.offer_draw(true)?,
@@ -639,7 +639,7 @@ fn draw_games(pack_name: &str, pack: &Pack) -> anyhow::Result<Vec<Value>> {
     let level = pack.levels.first().context("the draw pack has a level")?;
     let mut out = Vec::new();
     for accepted in [true, false] {
-        let mut state = level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut state = *super::playable(level, pack.rules)?.start();
         let mut line = Line::default();
         let first = state.legal_actions().sorted()[0];
         state.play(first).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -686,7 +686,7 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
     for suite in suite_packs() {
         let pack = suite.pack()?;
         for level in &pack.levels {
-            if let Err(e) = level.start_state(pack.rules) {
+            if let Err(e) = level.playable(pack.rules) {
                 bail!("suite level `{}` of `{}` is not playable: {e}", level.id, suite.name);
             }
         }

@@ -405,8 +405,7 @@ fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_
         bal.insert("stall_rate", b.stall_rate.rate.into());
         t.insert("balance", value(bal));
     }
-    if let Some(estimate) =
-        level.start_state(rules).ok().and_then(|start| crate::ai::estimate::estimate(&start))
+    if let Some(estimate) = level.playable(rules).ok().and_then(|p| crate::ai::estimate::estimate(p.start()))
     {
         let accuracy = crate::ai::estimate::ACCURACY;
         let mut e = InlineTable::new();
@@ -439,9 +438,9 @@ fn with_analysis(pack: &Pack, balance_games: u32, stop: &Arc<AtomicBool>) -> any
     with_derived(pack, |level| {
         let balance = if balance_games > 0 {
             level
-                .start_state(pack.rules)
+                .playable(pack.rules)
                 .ok()
-                .map(|start| sim::greedy_balance(&start, &level.id, balance_games, 1, stop).0)
+                .map(|p| sim::greedy_balance(p.start(), p.id(), balance_games, 1, stop).0)
         } else {
             None
         };

@@ -25,7 +25,7 @@ pub use common::{
     DEFAULT_MAX_PROBLEMS, Deny, EXIT_INTERRUPTED, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Evaluation,
     ExportFormat, OutputFormat, exit_code, problems_json, render_problems,
 };
-pub(crate) use common::{err, load, load_valid, out, progress_bar, refuse, spinner};
+pub(crate) use common::{err, load, load_valid, out, playable, progress_bar, refuse, spinner};
 pub(crate) use signals::stop_flag as stop_on_ctrl_c;
 
 use crate::diagnostics;
@@ -233,7 +233,7 @@ fn default_job(path: Option<&Path>) -> anyhow::Result<u8> {
     if let Some(p) = &pack.parsed.pack {
         let mut text = format!("{} — {} levels\n", clean(&p.name), p.levels.len());
         for level in &p.levels {
-            let status = match level.start_state(p.rules) {
+            let status = match level.playable(p.rules) {
                 Ok(_) => "ok",
                 Err(_) => "errors",
             };

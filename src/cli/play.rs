@@ -89,9 +89,10 @@ pub(super) fn position(args: &PositionArgs) -> anyhow::Result<Result<(GameState,
         );
     };
     let level = &pack.levels[index];
-    let mut state = level
-        .start_state(pack.rules)
-        .map_err(|e| anyhow::anyhow!("level `{}` cannot be played: {e}", clean(&args.level)))?;
+    let mut state = *level
+        .playable(pack.rules)
+        .map_err(|e| anyhow::anyhow!("level `{}` cannot be played: {e}", clean(&args.level)))?
+        .start();
     let mut played = Vec::new();
     for (n, word) in args.actions.split_whitespace().enumerate() {
         if let Some(answer) = word.strip_prefix("draw:") {

@@ -9,7 +9,7 @@ use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out
 use crate::files::{Output, is_json, same_file};
 use crate::level::render::diagram;
 use crate::repair::{Edit, Options, Progress, Proposal, Repair, repair};
-use crate::rules::{Bitboard, Player, Rules};
+use crate::rules::{Bitboard, Player};
 use crate::sim::Rate;
 
 /// What `repair` was asked.
@@ -120,7 +120,7 @@ fn report_json(r: &Repair) -> Value {
     })
 }
 
-fn report_text(r: &Repair, rules: Rules, seconds: f64) -> String {
+fn report_text(r: &Repair, seconds: f64) -> String {
     let mut text = format!(
         "level `{}`: the first player scores {} in {} quick games (expert)\n",
         clean(&r.level),
@@ -166,11 +166,9 @@ fn report_text(r: &Repair, rules: Rules, seconds: f64) -> String {
             }
         }
         text += &format!("  cost: {} games, {:.0} s; changed cells marked *\n", p.games, p.seconds);
-        if let Ok(state) = p.level.start_state(rules) {
-            let changed: Bitboard = p.edits.iter().flat_map(Edit::cells).collect();
-            for line in diagram(&state, changed).lines() {
-                text += &format!("    {line}\n");
-            }
+        let changed: Bitboard = p.edits.iter().flat_map(Edit::cells).collect();
+        for line in diagram(p.playable.start(), changed).lines() {
+            text += &format!("    {line}\n");
         }
     }
     text
@@ -220,12 +218,12 @@ pub(super) fn repair_command(args: &RepairArgs) -> anyhow::Result<u8> {
         let text = stage.lock().map(|s| s.clone()).unwrap_or_default();
         bar.set_message(format!("{text} ({} games)", games.load(std::sync::atomic::Ordering::Relaxed)));
     };
-    let level = &pack.levels[index];
-    let found = repair(level, pack.rules, &options, &progress, &cancel);
+    let playable = super::playable(&pack.levels[index], pack.rules)?;
+    let found = repair(&playable, &options, &progress, &cancel);
     bar.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
     match args.format {
-        OutputFormat::Text => out(&report_text(&found, pack.rules, seconds))?,
+        OutputFormat::Text => out(&report_text(&found, seconds))?,
         OutputFormat::Json => {
             let mut value = report_json(&found);
             value["seconds"] = json!(seconds);
@@ -234,7 +232,7 @@ pub(super) fn repair_command(args: &RepairArgs) -> anyhow::Result<u8> {
     }
     if let (Some(output), Some(best)) = (output, found.proposals.first()) {
         let mut repaired = pack.clone();
-        repaired.levels[index] = best.level.clone();
+        repaired.levels[index] = best.playable.level().clone();
         let text = if is_json(args.out.as_deref().unwrap_or(&args.pack)) {
             crate::level::write_pack_json(&repaired)?
         } else if is_json(&args.pack) {

@@ -8,10 +8,10 @@ use anyhow::{Context, bail};
 
 use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out, shard};
 use crate::ai::{Agent, solve};
-use crate::analysis::{AnalysisOptions, Answer, analyze_level};
+use crate::analysis::Answer;
 use crate::files::write_file;
-use crate::level::Level;
-use crate::rules::{GameState, Rules, format_actions};
+use crate::level::{Level, Playable};
+use crate::rules::{Rules, format_actions};
 use crate::sim::{self, Config, Report};
 
 /// What `selfplay` was asked.
@@ -271,9 +271,8 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     let stop = super::stop_on_ctrl_c();
     let mut checks = Vec::new();
     for level in &levels {
-        let start: GameState =
-            level.start_state(pack.rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
-        let (check, games) = check_level(level, &start, pack.rules, plan, &config, &stop);
+        let playable = super::playable(level, pack.rules)?;
+        let (check, games) = check_level(&playable, plan, &config, &stop);
         if let Some(dir) = &args.save_stalls {
             save_stalls(dir, level, pack.rules, &games)?;
         }
@@ -303,12 +302,10 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     Ok(exit_code(interrupted))
 }
 
-/// The balance check of one level under `plan`, its progress on a bar,
-/// explained by the level's analysis; with every pairing's games.
+/// The balance check of one level under `plan`, its progress on a bar;
+/// with every pairing's games.
 fn check_level(
-    level: &Level,
-    start: &GameState,
-    rules: Rules,
+    playable: &Playable,
     plan: sim::Plan<'_>,
     config: &Config,
     stop: &Arc<AtomicBool>,
@@ -318,21 +315,21 @@ fn check_level(
         per_run * plan.pairings.len() as u64,
         "{msg} [{bar:30}] {pos}/{len} games at most",
     );
-    bar.set_message(level.id.clone());
+    let id = playable.id();
+    bar.set_message(id.to_owned());
     let tick = |tick: sim::Tick| match tick {
         sim::Tick::Game => bar.inc(1),
         sim::Tick::MoreGames(n) => {
             bar.inc_length(u64::from(n));
-            bar.set_message(format!("{} (referee)", level.id));
+            bar.set_message(format!("{id} (referee)"));
         }
         sim::Tick::FewerGames(n) => bar.set_length(bar.length().unwrap_or(0).saturating_sub(u64::from(n))),
         sim::Tick::Look { pairing, test } => {
             let agent = plan.agent(pairing).map(Agent::short_name);
-            bar.set_message(format!("{} {}: {}", level.id, agent.unwrap_or_default(), look_text(&test)));
+            bar.set_message(format!("{id} {}: {}", agent.unwrap_or_default(), look_text(&test)));
         }
     };
-    let (mut check, games) = sim::check_balance(start, &level.id, plan, config, &tick, stop);
-    check.explain(&analyze_level(level, rules, &AnalysisOptions::default()));
+    let (check, games) = sim::check_balance(playable, plan, config, &tick, stop);
     bar.finish_and_clear();
     (check, games)
 }
@@ -410,7 +407,7 @@ fn estimate_games(
     if games <= ESTIMATE_ABOVE {
         return Ok(());
     }
-    let start = first.start_state(rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", first.id))?;
+    let start = *super::playable(first, rules)?.start();
     let sample = Config {
         agents,
         games: 2,
@@ -800,8 +797,7 @@ fn head_to_head_command(
     let stop = super::stop_on_ctrl_c();
     let mut results = Vec::new();
     for level in levels {
-        let start: GameState =
-            level.start_state(rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
+        let start = *super::playable(level, rules)?.start();
         let bar = super::progress_bar(
             u64::from(args.cap.div_ceil(2) * 2),
             "{msg} [{bar:30}] {pos}/{len} games at most",
@@ -891,8 +887,7 @@ fn skill_trace_command(
     let stop = super::stop_on_ctrl_c();
     let mut traces = Vec::new();
     for level in levels {
-        let start: GameState =
-            level.start_state(rules).map_err(|e| anyhow::anyhow!("level `{}`: {e}", level.id))?;
+        let start = *super::playable(level, rules)?.start();
         let bar = super::progress_bar(
             u64::from(games) * sim::TRACE.len() as u64,
             "{msg} [{bar:30}] {pos}/{len} games",

@@ -20,13 +20,13 @@ struct Snapshot {
 #[derive(Clone, Debug)]
 pub struct Document {
     /// The pack.
-    pub pack: Pack,
+    pack: Pack,
     /// Where it is saved; `None` for a new pack or the bundled pack's copy.
-    pub path: Option<PathBuf>,
+    path: Option<PathBuf>,
     /// The text it was read from, so that saving keeps its comments.
-    pub source: Option<String>,
+    source: Option<String>,
     /// The index of the level being edited.
-    pub current: usize,
+    current: usize,
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
     revision: u64,
@@ -72,6 +72,30 @@ impl Document {
             typing: None,
             next_label: String::new(),
         }
+    }
+
+    /// The pack.
+    #[must_use]
+    pub fn pack(&self) -> &Pack {
+        &self.pack
+    }
+
+    /// Where it is saved; `None` for a new pack or the bundled pack's copy.
+    #[must_use]
+    pub fn path(&self) -> Option<&std::path::Path> {
+        self.path.as_deref()
+    }
+
+    /// The text it was read from, so that saving keeps its comments.
+    #[must_use]
+    pub fn source(&self) -> Option<&str> {
+        self.source.as_deref()
+    }
+
+    /// The index of the level being edited.
+    #[must_use]
+    pub fn current(&self) -> usize {
+        self.current
     }
 
     /// Whether there are changes since the last save (or since it was

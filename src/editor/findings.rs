@@ -55,7 +55,7 @@ impl EditorApp {
     /// line of its own, and the routes one wall cuts are one finding.
     pub fn current_findings(&self) -> Vec<ShownFinding> {
         let Some(level) = self.doc().level().cloned() else { return Vec::new() };
-        let index = self.doc().current;
+        let index = self.doc().current();
         let walls = level.walls & level.board();
         // The walls of a cut: beside the region shut in and beside the floor
         // outside it, not every wall that touches the region.

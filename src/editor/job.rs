@@ -157,6 +157,24 @@ impl<T> Drop for Job<T> {
     }
 }
 
+/// Moves the result of `job` into `into` once it has finished, and clears
+/// the job (also when its thread was lost). Returns whether a result came.
+pub fn take_finished<T: Send + 'static>(job: &mut Option<Job<T>>, into: &mut Option<T>) -> bool {
+    let Some(running) = job else { return false };
+    match running.poll() {
+        Poll::Ready(result) => {
+            *job = None;
+            *into = Some(result);
+            true
+        }
+        Poll::Lost => {
+            *job = None;
+            false
+        }
+        Poll::Running => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

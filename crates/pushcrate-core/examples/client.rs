@@ -61,7 +61,8 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let parse = |a: &str| a.parse::<Agent>().map_err(|e| e.to_string());
     let mut players = [parse(first)?.build(1), parse(second)?.build(2)];
 
-    let mut state = level.start_state(pack.rules).map_err(|e| format!("level `{}`: {e}", level.id))?;
+    let playable = level.playable(pack.rules).map_err(|e| format!("level `{}`: {e}", level.id))?;
+    let mut state = *playable.start();
     let mut actions = Vec::new();
     while !state.is_over() && state.actions_played() < MAX_ACTIONS {
         let action = players[state.turn().index()].choose(&state);

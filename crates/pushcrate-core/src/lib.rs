@@ -20,7 +20,9 @@
 //! assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
 //! let pack = parsed.pack.expect("the bundled pack reads");
 //! let level = &pack.levels[0];
-//! let mut state = level.start_state(pack.rules).expect("a valid level has a start");
+//! // A level checked once under the pack's rules: its start, or every problem.
+//! let playable = level.playable(pack.rules).expect("a valid level is playable");
+//! let mut state = *playable.start();
 //!
 //! // Agents by name, as the command line spells them: easy, medium, hard…
 //! let mut players = ["easy".parse::<Agent>()?.build(1), "medium".parse::<Agent>()?.build(2)];

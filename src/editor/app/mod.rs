@@ -271,7 +271,7 @@ impl EditorApp {
             "{}{} — {} — Push Crate Studio",
             if self.doc.is_dirty() { "● " } else { "" },
             self.doc.title(),
-            self.doc.pack.name
+            self.doc.pack().name
         );
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -288,7 +288,7 @@ impl EditorApp {
     /// The analysis of `level` under the pack's rules, computed once per
     /// content.
     pub fn report(&self, level: &Level) -> Arc<LevelReport> {
-        let rules = self.doc.pack.rules;
+        let rules = self.doc.pack().rules;
         cached(&self.cache, level_key(level, &rules), || {
             Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))
         })
@@ -297,9 +297,9 @@ impl EditorApp {
     /// The balance estimate of `level` before any game (docs/ai.md),
     /// computed once per content: `None` when it cannot be played.
     pub fn estimate(&self, level: &Level) -> Option<crate::ai::estimate::Estimate> {
-        let rules = self.doc.pack.rules;
+        let rules = self.doc.pack().rules;
         cached(&self.estimates, level_key(level, &rules), || {
-            level.start_state(rules).ok().and_then(|start| crate::ai::estimate::estimate(&start))
+            level.playable(rules).ok().and_then(|p| crate::ai::estimate::estimate(p.start()))
         })
     }
 
@@ -311,21 +311,21 @@ impl EditorApp {
 
     /// The board's overlays of `level`, computed once per content.
     pub fn overlays(&self, level: &Level) -> Arc<Overlays> {
-        cached(&self.overlays, level_key(level, &self.doc.pack.rules), || Arc::new(Overlays::of(level)))
+        cached(&self.overlays, level_key(level, &self.doc.pack().rules), || Arc::new(Overlays::of(level)))
     }
 
     /// The overlays of `level` if they were computed already.
     #[must_use]
     pub fn cached_overlays(&self, level: &Level) -> Option<Arc<Overlays>> {
-        self.overlays.borrow().get(&level_key(level, &self.doc.pack.rules)).cloned()
+        self.overlays.borrow().get(&level_key(level, &self.doc.pack().rules)).cloned()
     }
 
     /// The forced win the solver proves from the start of `level` (the
     /// balance check's first step), computed once per content.
     pub fn forced_win(&self, level: &Level) -> Option<crate::sim::ForcedWin> {
-        cached(&self.solved, level_key(level, &self.doc.pack.rules), || {
-            let start = level.start_state(self.doc.pack.rules).ok()?;
-            crate::sim::settle(&start, &std::sync::atomic::AtomicBool::new(false))
+        cached(&self.solved, level_key(level, &self.doc.pack().rules), || {
+            let playable = level.playable(self.doc.pack().rules).ok()?;
+            crate::sim::settle(playable.start(), &std::sync::atomic::AtomicBool::new(false))
         })
     }
 
@@ -333,7 +333,7 @@ impl EditorApp {
     pub fn pack_problems(&self) -> Arc<Vec<Problem>> {
         let mut problems = self.problems.borrow_mut();
         if problems.0 != self.doc.revision() {
-            *problems = (self.doc.revision(), Arc::new(self.doc.pack.problems()));
+            *problems = (self.doc.revision(), Arc::new(self.doc.pack().problems()));
         }
         Arc::clone(&problems.1)
     }
@@ -472,8 +472,8 @@ impl EditorApp {
             }
             Command::ExportToml => self.export(false),
             Command::ExportJson => self.export(true),
-            Command::Undo if self.playing => self.with_game(super::sandbox::Sandbox::undo),
-            Command::Redo if self.playing => self.with_game(super::sandbox::Sandbox::redo),
+            Command::Undo if self.playing => self.with_game(super::sandbox::Game::undo),
+            Command::Redo if self.playing => self.with_game(super::sandbox::Game::redo),
             Command::Undo => {
                 self.doc.undo();
                 self.selected_finding = None;
@@ -542,7 +542,7 @@ impl EditorApp {
                 *current += 1;
             }),
             Command::MoveLevel { from, to } => {
-                let levels = self.doc.pack.levels.len();
+                let levels = self.doc.pack().levels.len();
                 if from >= levels || to >= levels || from == to {
                     return;
                 }
@@ -579,8 +579,8 @@ impl EditorApp {
             Command::ZoomOut => self.zoom = self.zoom.scaled(0.8),
             Command::FitBoard => self.zoom = crate::editor::board::BoardZoom::default(),
             Command::GenerateLevel => self.modal = Some(Modal::Generate(self.generate_form.clone())),
-            Command::PreviousLevel => self.apply(Command::SelectLevel(self.doc.current - 1), ctx),
-            Command::NextLevel => self.apply(Command::SelectLevel(self.doc.current + 1), ctx),
+            Command::PreviousLevel => self.apply(Command::SelectLevel(self.doc.current() - 1), ctx),
+            Command::NextLevel => self.apply(Command::SelectLevel(self.doc.current() + 1), ctx),
             Command::Resize(w, h) => self.doc.apply(crate::level::edit::EditOp::Resize(w, h), Mirror::Off),
             Command::ClearLevel => self.doc.apply(crate::level::edit::EditOp::Clear, Mirror::Off),
             Command::SelectFinding(i) => self.selected_finding = i,
@@ -611,42 +611,31 @@ impl EditorApp {
             Command::NewGame => self.new_game(),
             Command::Play(action) => self.play_action(action),
             Command::Arrow(dir) => self.arrow(dir),
-            Command::TogglePlacing => self.with_game(|s| s.placing = !s.placing),
+            Command::TogglePlacing => self.with_game(super::sandbox::Game::toggle_placing),
             // `disabled` refuses an offer that cannot be made, with the
             // reason, before it gets here.
             Command::OfferDraw => self.with_game(|s| {
                 s.offer_draw().ok();
             }),
             Command::AnswerDraw(accept) => self.with_game(|s| s.answer_draw(accept)),
-            Command::SetSeat(player, seat) => self.with_game(|s| {
-                s.seats[player] = seat;
-                s.thinking = None;
-            }),
-            Command::ToggleRunning => self.with_game(|s| s.running = !s.running),
-            Command::StepComputer => self.with_game(super::sandbox::Sandbox::step_computer),
-            Command::RestartGame => self.with_game(super::sandbox::Sandbox::restart),
-            Command::ResumeGame => self.with_game(super::sandbox::Sandbox::resume),
+            Command::SetSeat(player, seat) => self.with_game(|g| g.set_seat(player, seat)),
+            Command::ToggleRunning => self.with_game(super::sandbox::Game::toggle_running),
+            Command::StepComputer => self.with_game(super::sandbox::Game::step_computer),
+            Command::RestartGame => self.with_game(super::sandbox::Game::restart),
+            Command::ResumeGame => self.with_game(super::sandbox::Game::resume),
             Command::JumpTo(n) => self.with_game(|s| s.jump(n)),
             Command::SaveGame => self.save_record(),
             Command::OpenGame => self.open_record(),
-            Command::RunBalance => self.with_game(|s| s.start_balance(1)),
+            Command::RunBalance => self.with_sandbox(|s| s.start_balance(1)),
             Command::StopGenerating => {
                 if let Some(job) = &self.generating {
                     job.cancel();
                 }
             }
-            Command::CancelBalance => self.with_game(|s| {
-                if let Some(run) = &s.balance {
-                    run.cancel();
-                }
-            }),
-            Command::SuggestFixes => self.with_game(|s| s.start_fixes(1)),
-            Command::CancelFixes => self.with_game(|s| {
-                if let Some(job) = &s.fixes {
-                    job.cancel();
-                }
-            }),
-            Command::PreviewFix(which) => self.with_game(|s| s.preview = which),
+            Command::CancelBalance => self.with_sandbox(|s| s.balance().cancel()),
+            Command::SuggestFixes => self.with_sandbox(|s| s.start_fixes(1)),
+            Command::CancelFixes => self.with_sandbox(|s| s.fixes().cancel()),
+            Command::PreviewFix(which) => self.with_sandbox(|s| s.fixes_mut().set_preview(which)),
             Command::ApplyFix(i) => self.apply_fix(i),
             Command::Dialog(answer) => self.answer(answer, ctx),
             Command::Select(selection) => {
@@ -693,23 +682,15 @@ impl EditorApp {
                 }
             }
             Command::SetZoom(zoom) => self.zoom = zoom,
-            Command::SetSpeed(speed) => self.with_game(|s| s.speed = speed.clamp(0.5, 20.0)),
-            Command::SetAnimate(on) => self.with_game(|s| s.animate = on),
-            Command::SetBalanceGames(games) => self.with_game(|s| s.balance_games = games.clamp(2, 20_000)),
-            Command::SetFixEdits(edits) => {
-                self.with_game(|s| s.fix_edits = edits.clamp(1, crate::repair::MAX_EDITS));
-            }
-            Command::SetBalanceFixed(on) => self.with_game(|s| s.balance_fixed = on),
-            Command::ShowDecisions(event) => self.with_game(|s| s.decisions_shown = event),
-            Command::RunSkillTrace => self.with_game(|s| s.start_skill_trace(1)),
-            Command::CancelSkillTrace => self.with_game(|s| {
-                if let Some(job) = &s.skill {
-                    job.cancel();
-                }
-            }),
-            Command::SetBalanceChoice(i) => self.with_game(|s| {
-                s.balance_choice = i.min(super::sandbox::BALANCE_CHOICES.len() - 1);
-            }),
+            Command::SetSpeed(speed) => self.with_game(|g| g.set_speed(speed)),
+            Command::SetAnimate(on) => self.with_game(|g| g.set_animate(on)),
+            Command::SetBalanceGames(games) => self.with_sandbox(|s| s.balance_mut().set_games(games)),
+            Command::SetFixEdits(edits) => self.with_sandbox(|s| s.fixes_mut().set_edits(edits)),
+            Command::SetBalanceFixed(on) => self.with_sandbox(|s| s.balance_mut().set_fixed(on)),
+            Command::ShowDecisions(event) => self.with_sandbox(|s| s.balance_mut().show_decisions(event)),
+            Command::RunSkillTrace => self.with_sandbox(|s| s.start_skill_trace(1)),
+            Command::CancelSkillTrace => self.with_sandbox(|s| s.skill().cancel()),
+            Command::SetBalanceChoice(i) => self.with_sandbox(|s| s.balance_mut().set_choice(i)),
         }
     }
 
@@ -784,18 +765,17 @@ impl EditorApp {
         if command.scope() == super::command::Scope::Play {
             return self.why_not_in_game(command);
         }
-        let levels = self.doc.pack.levels.len();
-        let current = self.doc.current;
+        let levels = self.doc.pack().levels.len();
+        let current = self.doc.current();
         let first = "This is the first level.";
         let last = "This is the last level.";
         let why = match command {
-            Command::Undo if self.playing => {
-                (self.sandbox.as_ref().is_none_or(|s| s.cursor == 0)).then_some("Nothing to take back.")
-            }
+            Command::Undo if self.playing => (self.sandbox.as_ref().is_none_or(|s| s.game().cursor() == 0))
+                .then_some("Nothing to take back."),
             Command::Redo if self.playing => self
                 .sandbox
                 .as_ref()
-                .is_none_or(|s| s.cursor == s.actions.len())
+                .is_none_or(|s| s.game().cursor() == s.game().actions().len())
                 .then_some("No action to play again."),
             Command::Undo => (!self.doc.can_undo()).then_some("Nothing to undo."),
             Command::Redo => (!self.doc.can_redo()).then_some("Nothing to redo."),
@@ -842,15 +822,18 @@ impl EditorApp {
 
     /// Why a play command cannot run in the game as it stands.
     fn why_not_in_game(&self, command: &Command) -> Option<String> {
-        let Some(game) = &self.sandbox else { return Some("No game is under way.".into()) };
+        let Some(sandbox) = &self.sandbox else { return Some("No game is under way.".into()) };
+        let game = sandbox.game();
         let state = game.state();
         let turn = state.turn();
+        let seats = game.seats();
         let computer_only =
-            game.seats.one != super::sandbox::Seat::Human && game.seats.two != super::sandbox::Seat::Human;
+            seats.one != super::sandbox::Seat::Human && seats.two != super::sandbox::Seat::Human;
+        let (balance, fixes, skill) = (sandbox.balance().job(), sandbox.fixes().job(), sandbox.skill().job());
         // Why the person cannot act now, if they cannot.
         let waiting = if let Some(outcome) = state.outcome() {
             Some(format!("The game is over: {}", super::announce(outcome)))
-        } else if game.draw_offer.is_some() {
+        } else if game.draw_offer().is_some() {
             Some("A draw offer waits for its answer.".to_owned())
         } else if !game.human_to_move() {
             Some(format!("Player {} is the computer's to play.", turn.number()))
@@ -863,8 +846,8 @@ impl EditorApp {
             }
             Command::Arrow(_) | Command::TogglePlacing => waiting,
             Command::OfferDraw => waiting.or_else(|| state.can_offer_draw().err().map(|e| format!("{e}."))),
-            Command::AnswerDraw(_) => match game.draw_offer {
-                Some(by) if game.seats[by.other()] == super::sandbox::Seat::Human => None,
+            Command::AnswerDraw(_) => match game.draw_offer() {
+                Some(by) if seats[by.other()] == super::sandbox::Seat::Human => None,
                 _ => Some("No draw offer waits for a person's answer.".into()),
             },
             Command::ToggleRunning if !computer_only => {
@@ -873,29 +856,29 @@ impl EditorApp {
             Command::StepComputer if !computer_only || state.is_over() => {
                 Some("Only in a computer-only game under way.".into())
             }
-            Command::RestartGame if game.cursor == 0 => Some("Already at the start.".into()),
+            Command::RestartGame if game.cursor() == 0 => Some("Already at the start.".into()),
             Command::ResumeGame if !game.viewing_past() => Some("Already at the last action.".into()),
-            Command::JumpTo(n) if *n > game.actions.len() => Some("The game has no such action.".into()),
-            Command::RunBalance if game.balance.is_some() => Some("Self-play is running.".into()),
-            Command::CancelBalance if game.balance.is_none() => Some("No self-play is running.".into()),
-            Command::SuggestFixes if game.fixes.is_some() => Some("The search for fixes is running.".into()),
-            Command::SuggestFixes if game.balance.is_some() => {
+            Command::JumpTo(n) if *n > game.actions().len() => Some("The game has no such action.".into()),
+            Command::RunBalance if balance.is_some() => Some("Self-play is running.".into()),
+            Command::CancelBalance if balance.is_none() => Some("No self-play is running.".into()),
+            Command::SuggestFixes if fixes.is_some() => Some("The search for fixes is running.".into()),
+            Command::SuggestFixes if balance.is_some() => {
                 Some("Self-play is running: one search at a time.".into())
             }
-            Command::CancelFixes if game.fixes.is_none() => Some("No search for fixes is running.".into()),
-            Command::RunSkillTrace if game.skill.is_some() => Some("The skill trace is running.".into()),
-            Command::RunSkillTrace if game.balance.is_some() || game.fixes.is_some() => {
+            Command::CancelFixes if fixes.is_none() => Some("No search for fixes is running.".into()),
+            Command::RunSkillTrace if skill.is_some() => Some("The skill trace is running.".into()),
+            Command::RunSkillTrace if balance.is_some() || fixes.is_some() => {
                 Some("Self-play is running: one run at a time.".into())
             }
-            Command::RunBalance | Command::SuggestFixes if game.skill.is_some() => {
+            Command::RunBalance | Command::SuggestFixes if skill.is_some() => {
                 Some("The skill trace is running: one run at a time.".into())
             }
-            Command::CancelSkillTrace if game.skill.is_none() => Some("No skill trace is running.".into()),
-            Command::ShowDecisions(Some(_)) if game.balance_report.is_none() => {
+            Command::CancelSkillTrace if skill.is_none() => Some("No skill trace is running.".into()),
+            Command::ShowDecisions(Some(_)) if sandbox.balance().report().is_none() => {
                 Some("No balance check has finished on this level yet: Run self-play.".into())
             }
             Command::PreviewFix(Some(i)) | Command::ApplyFix(i)
-                if game.fixes_found.as_ref().is_none_or(|f| *i >= f.proposals.len()) =>
+                if sandbox.fixes().found().is_none_or(|f| *i >= f.proposals.len()) =>
             {
                 Some("No such proposal.".into())
             }
@@ -915,22 +898,24 @@ impl EditorApp {
     /// proposals kept, so that another can be tried after an undo).
     fn apply_fix(&mut self, i: usize) {
         let Some(sandbox) = &self.sandbox else { return };
-        let Some(found) = sandbox.fixes_found.clone() else { return };
+        let Some(found) = sandbox.fixes().found().cloned() else { return };
         let Some(proposal) = found.proposals.get(i) else { return };
-        let Some(index) = self.doc.pack.level_index(&found.level) else {
+        let Some(index) = self.doc.pack().level_index(&found.level) else {
             self.say("The level of these proposals is no longer in the pack.");
             return;
         };
-        let level = proposal.level.clone();
+        let level = proposal.playable.level().clone();
         self.doc.edit(|pack, current| {
             pack.levels[index] = level.clone();
             *current = index;
         });
         let edits = proposal.edits.iter().map(crate::repair::Edit::describe).collect::<Vec<_>>().join(", ");
-        match super::sandbox::Sandbox::new(&level, self.doc.pack.rules) {
-            Ok(mut fresh) => {
-                fresh.seats = sandbox.seats;
-                fresh.fixes_found = Some(found);
+        // The pack's rules may have changed since the search: the level is
+        // checked under today's.
+        match level.playable(self.doc.pack().rules) {
+            Ok(playable) => {
+                let mut fresh = super::sandbox::Sandbox::new(playable).keeping_choices_of(sandbox);
+                fresh.fixes_mut().keep_found(found);
                 self.sandbox = Some(fresh);
             }
             Err(why) => self.say(format!("The repaired level cannot be played: {why}.")),
@@ -939,9 +924,16 @@ impl EditorApp {
     }
 
     /// Runs `change` on the game under way.
-    fn with_game(&mut self, change: impl FnOnce(&mut super::sandbox::Sandbox)) {
-        if let Some(game) = &mut self.sandbox {
-            change(game);
+    fn with_game(&mut self, change: impl FnOnce(&mut super::sandbox::Game)) {
+        if let Some(sandbox) = &mut self.sandbox {
+            change(sandbox.game_mut());
+        }
+    }
+
+    /// Runs `change` on the sandbox (its checks and searches).
+    fn with_sandbox(&mut self, change: impl FnOnce(&mut super::sandbox::Sandbox)) {
+        if let Some(sandbox) = &mut self.sandbox {
+            change(sandbox);
         }
     }
 
@@ -998,8 +990,9 @@ impl EditorApp {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (self.doc.revision(), self.playing).hash(&mut hasher);
-        if let Some(game) = &self.sandbox {
-            (game.cursor, game.actions.len(), game.draw_offer).hash(&mut hasher);
+        if let Some(sandbox) = &self.sandbox {
+            let game = sandbox.game();
+            (game.cursor(), game.actions().len(), game.draw_offer()).hash(&mut hasher);
         }
         hasher.finish()
     }
@@ -1022,7 +1015,7 @@ impl EditorApp {
         let base: String =
             base.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
         let base = if base.is_empty() { "level".to_owned() } else { base };
-        (2..).map(|n| format!("{base}-{n}")).find(|id| self.doc.pack.level(id).is_none()).unwrap_or(base)
+        (2..).map(|n| format!("{base}-{n}")).find(|id| self.doc.pack().level(id).is_none()).unwrap_or(base)
     }
 
     /// Asks about unsaved changes before `then`, or does it at once.
@@ -1057,7 +1050,7 @@ impl EditorApp {
                 self.doc = Document::new(which.pack(), None, Some(which.text().to_owned()));
                 self.clear_recovery();
                 self.selected_finding = None;
-                self.say(format!("{} opened as an unsaved copy; saving asks where.", self.doc.pack.name));
+                self.say(format!("{} opened as an unsaved copy; saving asks where.", self.doc.pack().name));
             }
             Then::Quit => {
                 self.quit_requested = true;
@@ -1116,8 +1109,8 @@ impl EditorApp {
     /// Saves the pack (asking where when it has no file, or when `ask`).
     /// Returns whether it was saved.
     fn save(&mut self, ask: bool) -> bool {
-        let path = match (&self.doc.path, ask) {
-            (Some(path), false) => path.clone(),
+        let path = match (self.doc.path(), ask) {
+            (Some(path), false) => path.to_path_buf(),
             _ => match self.pick_save(FileTask::SaveAs) {
                 Some(path) => path,
                 None => return false,
@@ -1131,11 +1124,11 @@ impl EditorApp {
         // Comments and order are kept when saving over the file they came
         // from, and when saving a bundled pack's copy (which has no file,
         // only the text the binary holds).
-        let source = match &self.doc.path {
-            Some(from) if *from != path => None,
-            _ => self.doc.source.as_deref(),
+        let source = match self.doc.path() {
+            Some(from) if from != path => None,
+            _ => self.doc.source(),
         };
-        match save_pack(&path, &self.doc.pack, source) {
+        match save_pack(&path, self.doc.pack(), source) {
             Ok(text) => {
                 self.say(format!("Saved {}.", path.display()));
                 self.prefs.remember(&path);
@@ -1160,9 +1153,9 @@ impl EditorApp {
 
     fn export_to(&mut self, path: &Path, json: bool) {
         let text = if json {
-            crate::level::write_pack_json(&self.doc.pack).map_err(anyhow::Error::from)
+            crate::level::write_pack_json(self.doc.pack()).map_err(anyhow::Error::from)
         } else {
-            Ok(write_pack(&self.doc.pack))
+            Ok(write_pack(self.doc.pack()))
         };
         match text.and_then(|t| write_atomic(path, &t)) {
             Ok(()) => self.say(format!("Exported {}.", path.display())),
@@ -1193,7 +1186,11 @@ impl EditorApp {
     /// Writes unsaved work to the recovery file now.
     pub fn autosave_now(&mut self) {
         let saved_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let recovery = Recovery { path: self.doc.path.clone(), text: write_pack(&self.doc.pack), saved_at };
+        let recovery = Recovery {
+            path: self.doc.path().map(Path::to_path_buf),
+            text: write_pack(self.doc.pack()),
+            saved_at,
+        };
         match self.paths.write_recovery(&recovery) {
             Ok(()) => self.autosaved = Some(self.doc.revision()),
             Err(e) => self.say(format!("Autosave failed: {}", crate::diagnostics::error_text(&e))),
@@ -1234,8 +1231,8 @@ impl EditorApp {
     fn start_generating(&mut self, form: GenerateForm) {
         self.modal = None;
         self.generate_form = GenerateForm { seed: form.seed + 1, ..form.clone() };
-        let rules = self.doc.pack.rules;
-        let taken: Vec<String> = self.doc.pack.levels.iter().map(|l| l.id.clone()).collect();
+        let rules = self.doc.pack().rules;
+        let taken: Vec<String> = self.doc.pack().levels.iter().map(|l| l.id.clone()).collect();
         self.generating = Some(super::job::Job::spawn(0, move |progress| {
             let options = crate::generate::Options {
                 width: form.width,
@@ -1311,7 +1308,7 @@ impl EditorApp {
         if self.dialogs.available() {
             return self.dialogs.open();
         }
-        let path = self.doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        let path = self.doc.path().as_ref().map(|p| p.display().to_string()).unwrap_or_default();
         self.modal = Some(Modal::AskPath { task, path });
         None
     }
@@ -1319,12 +1316,12 @@ impl EditorApp {
     /// Where to save for `task`, likewise.
     fn pick_save(&mut self, task: FileTask) -> Option<PathBuf> {
         let (name, extension) = match task {
-            FileTask::ExportJson => (format!("{}.json", slug(&self.doc.pack.name)), "json"),
+            FileTask::ExportJson => (format!("{}.json", slug(&self.doc.pack().name)), "json"),
             FileTask::SaveRecord => {
-                let level = self.sandbox.as_ref().map_or("game", |s| s.level.id.as_str());
+                let level = self.sandbox.as_ref().map_or("game", |s| s.game().level().id.as_str());
                 (format!("{level}.record"), "record")
             }
-            _ => (format!("{}.toml", slug(&self.doc.pack.name)), "toml"),
+            _ => (format!("{}.toml", slug(&self.doc.pack().name)), "toml"),
         };
         if self.dialogs.available() {
             return self.dialogs.save(&name, extension);
@@ -1332,9 +1329,8 @@ impl EditorApp {
         // Beside the current file, else in the folder the editor runs in.
         let dir = self
             .doc
-            .path
-            .as_ref()
-            .and_then(|p| p.parent())
+            .path()
+            .and_then(Path::parent)
             .map(Path::to_path_buf)
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_default();

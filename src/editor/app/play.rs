@@ -19,21 +19,17 @@ impl EditorApp {
             return;
         }
         let Some(level) = self.doc.level().cloned() else { return };
-        let same_game = self.sandbox.as_ref().is_some_and(|s| s.level.id == level.id);
+        let same_game = self.sandbox.as_ref().is_some_and(|s| s.game().level().id == level.id);
         if !same_game {
-            match Sandbox::new(&level, self.doc.pack.rules) {
-                Ok(mut sandbox) => {
+            match level.playable(self.doc.pack().rules) {
+                Ok(playable) => {
                     // Who plays, and how the panel checks balance, are the
                     // designer's choices for the pack, not for one level.
-                    if let Some(old) = &self.sandbox {
-                        sandbox.seats = old.seats;
-                        sandbox.balance_choice = old.balance_choice;
-                        sandbox.balance_games = old.balance_games;
-                        sandbox.balance_fixed = old.balance_fixed;
-                        sandbox.speed = old.speed;
-                        sandbox.animate = old.animate;
-                    }
-                    self.sandbox = Some(sandbox);
+                    let sandbox = Sandbox::new(playable);
+                    self.sandbox = Some(match &self.sandbox {
+                        Some(old) => sandbox.keeping_choices_of(old),
+                        None => sandbox,
+                    });
                 }
                 Err(why) => {
                     self.say(format!("This level cannot be played: {why}."));
@@ -48,13 +44,13 @@ impl EditorApp {
     /// Starts a new game on the current layout.
     pub(super) fn new_game(&mut self) {
         let Some(level) = self.doc.level().cloned() else { return };
-        let seats = self.sandbox.as_ref().map(|s| s.seats);
-        match Sandbox::new(&level, self.doc.pack.rules) {
-            Ok(mut sandbox) => {
-                if let Some(seats) = seats {
-                    sandbox.seats = seats;
-                }
-                self.sandbox = Some(sandbox);
+        match level.playable(self.doc.pack().rules) {
+            Ok(playable) => {
+                let sandbox = Sandbox::new(playable);
+                self.sandbox = Some(match &self.sandbox {
+                    Some(old) => sandbox.keeping_choices_of(old),
+                    None => sandbox,
+                });
             }
             Err(why) => self.say(format!("This level cannot be played: {why}.")),
         }
@@ -72,7 +68,7 @@ impl EditorApp {
     /// Writes the game record to `path`.
     pub(super) fn save_record_to(&mut self, path: &std::path::Path) {
         let Some(sandbox) = &self.sandbox else { return };
-        let record = sandbox.record();
+        let record = sandbox.game().record();
         let text = format!("{record}\n");
         match crate::editor::storage::write_atomic(path, &text) {
             Ok(()) => {
@@ -106,20 +102,23 @@ impl EditorApp {
                 return;
             }
         };
-        let Some(index) = self.doc.pack.level_index(&record.level) else {
+        let Some(index) = self.doc.pack().level_index(&record.level) else {
             self.modal = Some(Modal::Error(format!("This pack has no level `{}`.", record.level)));
             return;
         };
-        let seats = self.sandbox.as_ref().map(|s| s.seats);
+        let seats = self.sandbox.as_ref().map(|s| s.game().seats());
         self.doc.select(index);
         self.sandbox = None;
         self.playing = false;
         self.toggle_play();
         let Some(sandbox) = &mut self.sandbox else { return };
+        let game = sandbox.game_mut();
         if let Some(seats) = seats {
-            sandbox.seats = seats;
+            for player in crate::rules::Player::BOTH {
+                game.set_seat(player, seats[player]);
+            }
         }
-        match sandbox.load(&record) {
+        match game.load(&record) {
             Err(why) => self.modal = Some(Modal::Error(why.to_string())),
             Ok(()) => {
                 self.say(format!("Opened the game at its last action ({} actions).", record.actions.len()))
@@ -131,9 +130,10 @@ impl EditorApp {
     /// checked that it is legal).
     pub(super) fn play_action(&mut self, action: Action) {
         let Some(sandbox) = &mut self.sandbox else { return };
-        match sandbox.play(action) {
+        let game = sandbox.game_mut();
+        match game.play(action) {
             Ok(_) => {
-                if let Some(outcome) = sandbox.state().outcome() {
+                if let Some(outcome) = game.state().outcome() {
                     self.say(announce(outcome));
                 }
             }
@@ -144,7 +144,7 @@ impl EditorApp {
     /// An arrow key: step or push that way, or jump the opponent there.
     pub(super) fn arrow(&mut self, dir: Dir) {
         let Some(sandbox) = &self.sandbox else { return };
-        let state = sandbox.state();
+        let state = sandbox.game().state();
         let here = state.position(state.turn());
         let legal = state.legal_actions();
         let straight = here.offset(dir).map(|next| (next, next.offset(dir)));
@@ -171,28 +171,28 @@ impl EditorApp {
     pub(super) fn play_tick(&mut self, ctx: &egui::Context) {
         let Some(sandbox) = &mut self.sandbox else { return };
         let mut message = None;
-        if sandbox.poll_thinking()
-            && let Some(outcome) = sandbox.state().outcome()
+        let game = sandbox.game_mut();
+        if game.poll_thinking()
+            && let Some(outcome) = game.state().outcome()
         {
             message = Some(announce(outcome));
         }
-        if sandbox.computer_due() {
-            sandbox.think();
+        if game.computer_due() {
+            game.think();
         }
         // A draw offered to the computer: it accepts when it is behind.
-        if let Some(by) = sandbox.draw_offer
-            && let Seat::Computer(_) = sandbox.seats[by.other()]
+        if let Some(by) = game.draw_offer()
+            && let Seat::Computer(_) = game.seats()[by.other()]
         {
-            let accept = crate::ai::accepts_draw(sandbox.state(), by.other());
-            sandbox.answer_draw(accept);
+            let accept = crate::ai::accepts_draw(game.state(), by.other());
+            game.answer_draw(accept);
             let answer =
                 if accept { "The computer accepts the draw." } else { "The computer declines the draw." };
             message = Some(answer.to_owned());
         }
-        sandbox.poll_balance();
-        sandbox.poll_fixes();
-        sandbox.poll_skill_trace();
-        let animating = sandbox.motion.is_some_and(|m| m.at.elapsed() < MOTION);
+        sandbox.poll_jobs();
+        let game = sandbox.game();
+        let animating = game.motion().is_some_and(|m| m.at.elapsed() < MOTION);
         // Frames only while something changes: a search or a check to poll,
         // a move being drawn, or the computer's next move in a game it
         // plays against itself, at the chosen speed. A person's turn waits
@@ -202,12 +202,12 @@ impl EditorApp {
         // draws at once), so that drawing it leaves the cores to the
         // games: a software renderer draws the whole window on the CPU,
         // about 0.1 CPU-seconds a frame under lavapipe (docs/performance.md).
-        let wake = if sandbox.thinking.is_some() || animating || sandbox.computer_due() {
+        let wake = if game.thinking() || animating || game.computer_due() {
             Some(std::time::Duration::from_millis(30))
-        } else if sandbox.balance.is_some() || sandbox.fixes.is_some() || sandbox.skill.is_some() {
+        } else if sandbox.busy() {
             Some(super::PROGRESS_REDRAW)
         } else {
-            sandbox.next_computer_move_in()
+            game.next_computer_move_in()
         };
         if let Some(wake) = wake {
             ctx.request_repaint_after(wake);

@@ -43,7 +43,7 @@ impl View<'_> {
         use crate::level::Expectation;
         let app = self.app;
         let Some(level) = app.doc().level() else { return };
-        let index = app.doc().current;
+        let index = app.doc().current();
         let report = app.report(level);
         let problems: Vec<crate::level::Problem> =
             app.pack_problems().iter().filter(|p| p.field.level() == Some(index)).cloned().collect();
@@ -51,14 +51,16 @@ impl View<'_> {
         // rules: what the verdict depends on (the layout's fingerprint), not
         // the level's name, notes or expectations, so that ticking an
         // expectation or renaming the level keeps the verdict just found.
-        let rules = app.doc().pack.rules;
+        let rules = app.doc().pack().rules;
         let fingerprint = crate::level::record::layout_fingerprint(level, rules);
         let check = app
             .sandbox()
             .filter(|s| {
-                s.rules == rules && crate::level::record::layout_fingerprint(&s.level, s.rules) == fingerprint
+                let playable = s.game().playable();
+                playable.rules() == rules
+                    && crate::level::record::layout_fingerprint(playable.level(), rules) == fingerprint
             })
-            .and_then(|s| s.balance_report.as_ref())
+            .and_then(|s| s.balance().report())
             .map(|(check, _)| check);
         let met = |form: &Expectation| {
             crate::analysis::meets(form, level, &problems, &report)

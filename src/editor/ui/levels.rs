@@ -12,7 +12,7 @@ use crate::rules::{JumpRule, RuleOption, Rules};
 impl View<'_> {
     fn level_status(&mut self, index: usize) -> Severity {
         let app = self.app;
-        let Some(level) = app.doc().pack.levels.get(index).cloned() else { return Severity::Note };
+        let Some(level) = app.doc().pack().levels.get(index).cloned() else { return Severity::Note };
         let problems = app.pack_problems();
         let mine = problems.iter().filter(|p| p.field.level() == Some(index));
         let mut worst = mine.map(|p| p.severity()).min().unwrap_or(Severity::Note);
@@ -49,14 +49,14 @@ impl View<'_> {
             // any: dropping it between two rows moves the level there.
             let mut rows: Vec<egui::Rect> = Vec::new();
             let mut dragged: Option<(usize, bool)> = None;
-            for i in 0..app.doc().pack.levels.len() {
+            for i in 0..app.doc().pack().levels.len() {
                 let status = self.level_status(i);
                 let (meaning, color) = match status {
                     Severity::Error => ("has errors", severity_color(Severity::Error)),
                     Severity::Warning => ("has warnings", severity_color(Severity::Warning)),
                     Severity::Note => ("is valid", Color32::from_rgb(40, 150, 60)),
                 };
-                let level = &app.doc().pack.levels[i];
+                let level = &app.doc().pack().levels[i];
                 let text = format!("{} · {}", level.id, level.name);
                 let row = ui.horizontal(|ui| {
                     // A painted mark: no glyph a font might lack.
@@ -73,7 +73,7 @@ impl View<'_> {
                     }
                     // Long names are cut short to the panel's width, whole on
                     // hover; dragged by its name, the level moves in the list.
-                    let button = egui::Button::selectable(i == app.doc().current, text.as_str())
+                    let button = egui::Button::selectable(i == app.doc().current(), text.as_str())
                         .wrap_mode(egui::TextWrapMode::Truncate)
                         .sense(Sense::click_and_drag());
                     let response =
@@ -124,17 +124,17 @@ impl View<'_> {
 
     fn pack_ui(&mut self, ui: &mut Ui) {
         let app = self.app;
-        let mut name = app.doc().pack.name.clone();
+        let mut name = app.doc().pack().name.clone();
         let label = ui.label("Name");
         if ui.text_edit_singleline(&mut name).labelled_by(label.id).changed() {
             self.command(Command::SetField(FormField::PackName(name)));
         }
-        let mut author = app.doc().pack.author.clone().unwrap_or_default();
+        let mut author = app.doc().pack().author.clone().unwrap_or_default();
         let label = ui.label("Author");
         if ui.text_edit_singleline(&mut author).labelled_by(label.id).changed() {
             self.command(Command::SetField(FormField::PackAuthor(author)));
         }
-        let mut description = app.doc().pack.description.clone().unwrap_or_default();
+        let mut description = app.doc().pack().description.clone().unwrap_or_default();
         let label = ui.label("Description");
         if ui.text_edit_multiline(&mut description).labelled_by(label.id).changed() {
             self.command(Command::SetField(FormField::PackDescription(description)));
@@ -149,7 +149,7 @@ impl View<'_> {
             let label = ui.label(option.key());
             ui.horizontal(|ui| {
                 if option == RuleOption::Jump {
-                    let mut jump = app.doc().pack.rules.jump;
+                    let mut jump = app.doc().pack().rules.jump;
                     let combo =
                         egui::ComboBox::from_id_salt("jump").selected_text(jump.name()).show_ui(ui, |ui| {
                             for j in JumpRule::ALL {
@@ -157,13 +157,13 @@ impl View<'_> {
                             }
                         });
                     let _ = combo.response.labelled_by(label.id);
-                    if jump != app.doc().pack.rules.jump {
+                    if jump != app.doc().pack().rules.jump {
                         self.command(Command::SetField(FormField::Jump(jump)));
                     }
                     ui.label(format!("default {}", defaults.jump));
                 } else {
                     let (lo, hi) = option.range().unwrap_or((0, 0));
-                    let mut value = app.doc().pack.rules.number(option);
+                    let mut value = app.doc().pack().rules.number(option);
                     if ui.add(egui::DragValue::new(&mut value).range(lo..=hi)).labelled_by(label.id).changed()
                     {
                         self.command(Command::SetField(FormField::Rule(option, value)));

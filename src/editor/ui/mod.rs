@@ -475,8 +475,8 @@ impl View<'_> {
     /// it happened on the cell under the pointer.
     fn hovered_decision(&self) -> Option<String> {
         let app = self.app;
-        let game = app.sandbox().filter(|_| app.playing())?;
-        let (event, (check, _)) = (game.decisions_shown?, game.balance_report.as_ref()?);
+        let sandbox = app.sandbox().filter(|_| app.playing())?;
+        let (event, (check, _)) = (sandbox.balance().decisions_shown()?, sandbox.balance().report()?);
         let n = check.decisions.count(event, self.local.hovered?);
         Some(format!("{}: {n} time(s) here, of {} games", event.describe(), check.decisions.games))
     }
@@ -513,7 +513,7 @@ impl View<'_> {
             }
             ui.separator();
             let mode = match app.sandbox() {
-                Some(game) if app.playing() => format!("Play · {}", game.level.id),
+                Some(sandbox) if app.playing() => format!("Play · {}", sandbox.game().level().id),
                 _ => format!("{} · {}", app.tool().label(), app.prefs().mirror.label()),
             };
             ui.label(mode);

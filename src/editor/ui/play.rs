@@ -11,7 +11,7 @@ use super::view::View;
 use crate::ai::Agent;
 use crate::editor::board::{BoardLayout, BoardView, paint_position, player_color};
 use crate::editor::command::Command;
-use crate::editor::sandbox::{BALANCE_CHOICES, MOTION, Motion, Sandbox, Seat, announce};
+use crate::editor::sandbox::{BALANCE_CHOICES, MOTION, Motion, Seat, announce};
 use crate::rules::{Action, ActionKind, Outcome, Player};
 
 const GREEN: Color32 = Color32::from_rgb(60, 170, 80);
@@ -22,9 +22,9 @@ impl View<'_> {
         let Some(sandbox) = app.sandbox() else { return };
         // A proposal previewed: its layout, the changed cells marked.
         if let Some(proposal) =
-            sandbox.preview.and_then(|i| sandbox.fixes_found.as_ref().and_then(|f| f.proposals.get(i)))
-            && let Ok(state) = proposal.level.start_state(sandbox.rules)
+            sandbox.fixes().preview().and_then(|i| sandbox.fixes().found().and_then(|f| f.proposals.get(i)))
         {
+            let state = proposal.playable.start();
             let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::hover());
             response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
             let layout = BoardLayout::new(response.rect, state.width(), state.height());
@@ -32,26 +32,27 @@ impl View<'_> {
             paint_position(
                 &painter,
                 &layout,
-                &state,
+                state,
                 &BoardView { highlight: changed, ..BoardView::default() },
             );
             return;
         }
-        let state = *sandbox.state();
+        let state = *sandbox.game().state();
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
         let layout = self.zoomed_layout(ui, &response, state.width(), state.height());
         self.local.hovered = response.hover_pos().and_then(|p| layout.cell_at(p));
         let Some(sandbox) = app.sandbox() else { return };
         let legal = state.legal_actions();
-        let human = sandbox.human_to_move() && sandbox.draw_offer.is_none();
+        let human = sandbox.game().human_to_move() && sandbox.game().draw_offer().is_none();
         let mut view = BoardView { hovered: self.local.hovered, ..BoardView::default() };
-        if sandbox.placing {
+        if sandbox.game().placing() {
             view.sole_path = state.sole_path_cells();
         }
         paint_position(&painter, &layout, &state, &view);
-        if let (Some(event), Some((check, _))) = (sandbox.decisions_shown, &sandbox.balance_report)
-            && check.level == sandbox.level.id
+        if let (Some(event), Some((check, _))) =
+            (sandbox.balance().decisions_shown(), sandbox.balance().report())
+            && check.level == sandbox.game().level().id
         {
             paint_decisions(&painter, &layout, &check.decisions, event);
         }
@@ -60,7 +61,7 @@ impl View<'_> {
         if human {
             for &action in legal.iter() {
                 match action {
-                    Action::Move(c) if !sandbox.placing => {
+                    Action::Move(c) if !sandbox.game().placing() => {
                         let rect = layout.cell_rect(c);
                         painter.rect_stroke(
                             rect.shrink(3.0),
@@ -69,7 +70,7 @@ impl View<'_> {
                             StrokeKind::Inside,
                         );
                     }
-                    Action::Place(c) if sandbox.placing => {
+                    Action::Place(c) if sandbox.game().placing() => {
                         painter.circle_stroke(
                             layout.cell_rect(c).center(),
                             layout.cell * 0.18,
@@ -80,7 +81,7 @@ impl View<'_> {
                 }
             }
         }
-        if let Some(motion) = sandbox.motion {
+        if let Some(motion) = sandbox.game().motion() {
             let t = (motion.at.elapsed().as_secs_f32() / MOTION.as_secs_f32()).min(1.0);
             if t < 1.0 {
                 animate(&painter, &layout, &motion, t);
@@ -110,7 +111,7 @@ impl View<'_> {
             && response.contains_pointer()
             && let Some(cell) = self.local.hovered
         {
-            let action = if sandbox.placing { Action::Place(cell) } else { Action::Move(cell) };
+            let action = if sandbox.game().placing() { Action::Place(cell) } else { Action::Move(cell) };
             self.command(Command::Play(action));
         }
     }
@@ -119,9 +120,13 @@ impl View<'_> {
         let app = self.app;
         let Some(sandbox) = app.sandbox() else { return };
         // The level as the designer named it; its id where it has no name.
-        let name = if sandbox.level.name.trim().is_empty() { &sandbox.level.id } else { &sandbox.level.name };
+        let name = if sandbox.game().level().name.trim().is_empty() {
+            &sandbox.game().level().id
+        } else {
+            &sandbox.game().level().name
+        };
         ui.heading(format!("Playing {name}"));
-        if app.doc().level().is_some_and(|l| *l != sandbox.level) {
+        if app.doc().level().is_some_and(|l| l != sandbox.game().level()) {
             ui.label(
                 RichText::new("The level has changed since this game began: New game plays the new layout.")
                     .color(Color32::from_rgb(200, 140, 0)),
@@ -131,7 +136,7 @@ impl View<'_> {
             self.command_button_labelled(ui, Command::TogglePlay, "Edit");
             self.command_button(ui, Command::NewGame);
         });
-        if app.sandbox().is_some_and(Sandbox::viewing_past) {
+        if app.sandbox().is_some_and(|s| s.game().viewing_past()) {
             self.past_position_ui(ui);
         }
         for p in Player::BOTH {
@@ -139,7 +144,7 @@ impl View<'_> {
         }
         ui.separator();
         let Some(sandbox) = app.sandbox() else { return };
-        let state = *sandbox.state();
+        let state = *sandbox.game().state();
         for p in Player::BOTH {
             player_card(ui, &state, p);
         }
@@ -156,7 +161,7 @@ impl View<'_> {
     fn past_position_ui(&mut self, ui: &mut Ui) {
         let app = self.app;
         let Some(sandbox) = app.sandbox() else { return };
-        let (cursor, total) = (sandbox.cursor, sandbox.actions.len());
+        let (cursor, total) = (sandbox.game().cursor(), sandbox.game().actions().len());
         egui::Frame::group(ui.style()).stroke(Stroke::new(1.5, Color32::from_rgb(200, 140, 0))).show(
             ui,
             |ui| {
@@ -173,7 +178,7 @@ impl View<'_> {
     fn seat_ui(&mut self, ui: &mut Ui, player: Player) {
         let app = self.app;
         let Some(sandbox) = app.sandbox() else { return };
-        let current = sandbox.seats[player];
+        let current = sandbox.game().seats()[player];
         ui.horizontal(|ui| {
             let label =
                 ui.label(RichText::new(format!("Player {}:", player.number())).color(player_color(player)));
@@ -197,10 +202,10 @@ impl View<'_> {
     fn controls_ui(&mut self, ui: &mut Ui) {
         let app = self.app;
         let Some(sandbox) = app.sandbox() else { return };
-        let placing = sandbox.placing;
-        let running = sandbox.running;
-        let thinking = sandbox.thinking.is_some();
-        let offer = sandbox.draw_offer;
+        let placing = sandbox.game().placing();
+        let running = sandbox.game().running();
+        let thinking = sandbox.game().thinking();
+        let offer = sandbox.game().draw_offer();
         ui.horizontal_wrapped(|ui| {
             let shortcut = Command::TogglePlacing.shortcut().map(|s| ui.ctx().format_shortcut(&s));
             let text = format!("Place crates ({})", shortcut.unwrap_or_default());
@@ -228,10 +233,10 @@ impl View<'_> {
                 self.command_button(ui, Command::StepComputer);
                 if let Some(sandbox) = app.sandbox() {
                     let speed_label = ui.label("Speed");
-                    let mut speed = sandbox.speed;
+                    let mut speed = sandbox.game().speed();
                     ui.add(egui::Slider::new(&mut speed, 0.5..=20.0).suffix(" actions/s").logarithmic(true))
                         .labelled_by(speed_label.id);
-                    if speed != sandbox.speed {
+                    if speed != sandbox.game().speed() {
                         self.command(Command::SetSpeed(speed));
                     }
                 }
@@ -242,7 +247,7 @@ impl View<'_> {
             self.command_button(ui, Command::Redo);
             self.command_button(ui, Command::RestartGame);
             if let Some(sandbox) = app.sandbox() {
-                let mut animate = sandbox.animate;
+                let mut animate = sandbox.game().animate();
                 if ui.checkbox(&mut animate, "Animate").changed() {
                     self.command(Command::SetAnimate(animate));
                 }
@@ -260,7 +265,7 @@ impl View<'_> {
     fn log_ui(&mut self, ui: &mut Ui) {
         let app = self.app;
         let Some(sandbox) = app.sandbox() else { return };
-        let (cursor, actions) = (sandbox.cursor, sandbox.actions.clone());
+        let (cursor, actions) = (sandbox.game().cursor(), sandbox.game().actions().to_vec());
         ui.label(RichText::new(format!("Game record ({} actions)", actions.len())).strong());
         ScrollArea::vertical().id_salt("log").max_height(150.0).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
@@ -288,28 +293,28 @@ impl View<'_> {
             ui.horizontal_wrapped(|ui| {
                 if let Some(sandbox) = app.sandbox() {
                     let label =
-                        ui.label(if sandbox.balance_fixed { "Games per pairing" } else { "At most, per pairing" });
-                    let mut games = sandbox.balance_games;
+                        ui.label(if sandbox.balance().fixed() { "Games per pairing" } else { "At most, per pairing" });
+                    let mut games = sandbox.balance().games();
                     ui.add(egui::DragValue::new(&mut games).range(2..=20_000))
                         .labelled_by(label.id)
                         .on_hover_text(
                             "Games per pairing: the cap of the sequential check, which stops as soon as its verdict is settled, or the number played with a fixed count",
                         );
-                    if games != sandbox.balance_games {
+                    if games != sandbox.balance().games() {
                         self.command(Command::SetBalanceGames(games));
                     }
-                    let mut fixed = sandbox.balance_fixed;
+                    let mut fixed = sandbox.balance().fixed();
                     ui.checkbox(&mut fixed, "Fixed count").on_hover_text(
                         "Play every game instead of stopping at the sequential test's verdict: the slow check, for comparison",
                     );
-                    if fixed != sandbox.balance_fixed {
+                    if fixed != sandbox.balance().fixed() {
                         self.command(Command::SetBalanceFixed(fixed));
                     }
-                    let mut choice = sandbox.balance_choice;
+                    let mut choice = sandbox.balance().choice();
                     let label = ui.label("Agents").on_hover_text(
                         "Who plays both sides of every game: the default check's two strong pairings, or one pairing of your choice",
                     );
-                    let chosen = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].0;
+                    let chosen = BALANCE_CHOICES[sandbox.balance().choice().min(BALANCE_CHOICES.len() - 1)].0;
                     egui::ComboBox::from_id_salt("balance-agent")
                         .selected_text(chosen)
                         .show_ui(ui, |ui| {
@@ -322,7 +327,7 @@ impl View<'_> {
                         .on_hover_text(
                             "A verdict is the level's only under strong play: by default the level is played by expert and by deep (six turns on a budget) and called balanced or unbalanced only where both agree; one weaker pairing is faster and its verdict is that pairing's",
                         );
-                    if choice != sandbox.balance_choice {
+                    if choice != sandbox.balance().choice() {
                         self.command(Command::SetBalanceChoice(choice));
                     }
                 }
@@ -330,27 +335,27 @@ impl View<'_> {
                 self.command_button(ui, Command::CancelBalance);
             });
             let Some(sandbox) = app.sandbox() else { return };
-            if let Some(run) = &sandbox.balance {
+            if let Some(run) = sandbox.balance().job() {
                 let (done, total) = run.progress();
-                let text = if sandbox.balance_fixed {
+                let text = if sandbox.balance().fixed() {
                     format!("{done} of {total} games, all pairings")
                 } else {
                     format!("{done} games of at most {total}, all pairings (each stops at its verdict)")
                 };
                 ui.add(egui::ProgressBar::new(done as f32 / total.max(1) as f32).text(text));
-                let tests = sandbox.balance_live.lock().map(|t| t.clone()).unwrap_or_default();
-                let plan = BALANCE_CHOICES[sandbox.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
+                let tests = sandbox.balance().live();
+                let plan = BALANCE_CHOICES[sandbox.balance().choice().min(BALANCE_CHOICES.len() - 1)].1;
                 live_tests_ui(ui, &plan, &tests);
             }
-            if let Some((check, games)) = &sandbox.balance_report {
-                if sandbox.balance.is_some() {
+            if let Some((check, games)) = sandbox.balance().report() {
+                if sandbox.balance().job().is_some() {
                     ui.label(
                         RichText::new("The last finished check, until the one running ends:")
                             .color(ui.visuals().weak_text_color()),
                     );
                 }
                 balance_verdict_ui(ui, check);
-                self.why_ui(ui, check, sandbox.decisions_shown);
+                self.why_ui(ui, check, sandbox.balance().decisions_shown());
                 balance_runs_ui(ui, check, games);
             }
             ui.separator();
@@ -430,15 +435,15 @@ impl View<'_> {
             self.command_button(ui, Command::CancelSkillTrace);
         });
         let Some(sandbox) = app.sandbox() else { return };
-        if let Some(job) = &sandbox.skill {
+        if let Some(job) = sandbox.skill().job() {
             let (done, total) = job.progress();
-            let stage = sandbox.skill_stage.lock().map(|s| *s).unwrap_or_default();
+            let stage = sandbox.skill().stage();
             ui.add(
                 egui::ProgressBar::new(done as f32 / total.max(1) as f32)
                     .text(format!("{stage}: {done} / {total} games")),
             );
         }
-        let Some(points) = &sandbox.skill_report else { return };
+        let Some(points) = sandbox.skill().report() else { return };
         skill_plot(ui, points);
         for p in points {
             let r = &p.report.first_player_score;
@@ -464,13 +469,13 @@ impl View<'_> {
         ui.horizontal_wrapped(|ui| {
             if let Some(sandbox) = app.sandbox() {
                 let label = ui.label("Edits, at most");
-                let mut edits = sandbox.fix_edits;
+                let mut edits = sandbox.fixes().edits();
                 ui.add(egui::DragValue::new(&mut edits).range(1..=crate::repair::MAX_EDITS))
                     .labelled_by(label.id)
                     .on_hover_text(
                         "The most edits a fix may make, as `pushcrate repair --max-edits`: more edits find fixes for levels further from balance, and take longer (a mirrored pair counts as one)",
                     );
-                if edits != sandbox.fix_edits {
+                if edits != sandbox.fixes().edits() {
                     self.command(Command::SetFixEdits(edits));
                 }
             }
@@ -478,14 +483,14 @@ impl View<'_> {
             self.command_button(ui, Command::CancelFixes);
         });
         let Some(sandbox) = app.sandbox() else { return };
-        if let Some(job) = &sandbox.fixes {
+        if let Some(job) = sandbox.fixes().job() {
             let (games, _) = job.progress();
-            let stage = sandbox.fixes_stage.lock().map(|s| s.clone()).unwrap_or_default();
+            let stage = sandbox.fixes().stage();
             // No spinner: it would ask for every frame; the games count
             // up twice a second.
             ui.label(format!("{stage} — {games} games so far"));
         }
-        let Some(found) = &sandbox.fixes_found else { return };
+        let Some(found) = sandbox.fixes().found() else { return };
         let pct = |x: f64| format!("{:.0}", 100.0 * x);
         let b = found.before;
         ui.label(format!(
@@ -511,7 +516,7 @@ impl View<'_> {
                 proposal.edits.iter().map(crate::repair::Edit::describe).collect::<Vec<_>>().join(", ");
             ui.label(format!("{edits} ({} games, {:.0} s)", proposal.games, proposal.seconds));
             ui.horizontal(|ui| {
-                let previewing = sandbox.preview == Some(i);
+                let previewing = sandbox.fixes().preview() == Some(i);
                 let preview =
                     if previewing { Command::PreviewFix(None) } else { Command::PreviewFix(Some(i)) };
                 if ui.selectable_label(previewing, format!("Preview {}", i + 1)).clicked() {

@@ -9,9 +9,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
-use crate::level::Level;
 use crate::level::shard::Shard;
-use crate::rules::{Bitboard, ByPlayer, Cell, GameState, Rules, Stage, Transform};
+use crate::level::{Level, Playable};
+use crate::rules::{Bitboard, ByPlayer, Cell, Rules, Stage, Transform};
 use crate::sim::{self, BalanceCheck};
 
 /// How a generated layout is symmetric.
@@ -414,9 +414,9 @@ pub fn generate_shard(
                 continue;
             }
             let balance = if options.balanced {
-                let Ok(start) = level.start_state(options.rules) else { continue };
+                let Ok(playable) = level.playable(options.rules) else { continue };
                 let seed = options.seed ^ u64::from(attempt);
-                match balance_check(&start, &id, options, seed, cancel) {
+                match balance_check(&playable, options, seed, cancel) {
                     Some(check) => Some(check),
                     None => continue,
                 }
@@ -463,12 +463,12 @@ pub fn generate_shard(
 /// than balanced (or, clear of edges asked, balanced close to an edge);
 /// with one, when no pairing can.
 fn balance_check(
-    start: &GameState,
-    id: &str,
+    playable: &Playable,
     options: &Options,
     seed: u64,
     cancel: &Arc<AtomicBool>,
 ) -> Option<BalanceCheck> {
+    let (start, id) = (playable.start(), playable.id());
     if crate::ai::estimate::estimate(start)
         .is_some_and(|e| !(ESTIMATE_BOUNDS.0..=ESTIMATE_BOUNDS.1).contains(&e.first_player))
     {
@@ -512,7 +512,7 @@ fn balance_check(
             stop.store(true, Ordering::Relaxed);
         }
     };
-    let (check, _) = sim::check_balance(start, id, plan, &config, &tick, &stop);
+    let (check, _) = sim::check_balance(playable, plan, &config, &tick, &stop);
     let edges_allowed = !options.clear_of_edges || check.near_edge().is_empty();
     (check.verdict == sim::BalanceVerdict::Balanced && edges_allowed && !stop.load(Ordering::Relaxed))
         .then_some(check)

@@ -12,6 +12,7 @@ mod expect;
 pub mod format;
 mod json;
 mod pack;
+mod playable;
 pub mod preserve;
 mod problem;
 pub mod record;
@@ -25,5 +26,6 @@ pub use pack::{
     DEFAULT_PACK_TOML, FLAWED_PACK_TOML, FORMAT_VERSION, Level, MAX_FILE_BYTES, MAX_LEVELS,
     OLDEST_FORMAT_VERSION, Pack,
 };
+pub use playable::Playable;
 pub use problem::{Code, Field, Problem, Severity};
 pub use validate::MAX_NAME_LEN;

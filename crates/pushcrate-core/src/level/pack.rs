@@ -4,9 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::expect::Expectation;
-use crate::rules::{
-    Bitboard, ByPlayer, Cell, GameState, Piece, Player, Rules, Setup, SetupError, SetupProblem, Stage,
-};
+use crate::rules::{Bitboard, ByPlayer, Cell, Player, Rules, Setup, Stage};
 
 /// The newest format version, which this build reads and writes where a
 /// pack needs it (a level with expectations); a pack without writes
@@ -150,22 +148,6 @@ impl Level {
             first: self.first,
             rules,
         })
-    }
-
-    /// The starting position of the level under `rules`, or every problem
-    /// that keeps it from one: never an empty list.
-    pub fn start_state(&self, rules: Rules) -> Result<GameState, SetupError> {
-        match self.setup(rules) {
-            Some(setup) => GameState::new(&setup),
-            None => {
-                let missing = Player::BOTH
-                    .into_iter()
-                    .filter(|&p| self.starts[p].is_none())
-                    .map(|p| SetupProblem::Missing(Piece::Start(p)))
-                    .chain(self.flag_cell().is_none().then_some(SetupProblem::Missing(Piece::Flag)));
-                Err(SetupError(missing.collect()))
-            }
-        }
     }
 }
 

@@ -42,7 +42,7 @@ use crate::ai::Agent;
 use crate::ai::estimate::estimate;
 use crate::analysis::{AnalysisOptions, LevelReport, Severity, Symmetry, analyze_level};
 use crate::level::edit::Mirror;
-use crate::level::{Level, Pack};
+use crate::level::{Level, Pack, Playable};
 use crate::rules::{Bitboard, Cell, Player, Rules, Stage};
 use crate::sim::{self, BalanceCheck, BalanceVerdict, Config, Design, Plan, Rate, Report, Tick};
 
@@ -226,8 +226,8 @@ pub struct Proposal {
     /// How many edits they count as: a mirrored pair or a player's edit
     /// with its counterpart is one.
     pub steps: u32,
-    /// The level with the edits made.
-    pub level: Level,
+    /// The level with the edits made, playable.
+    pub playable: Playable,
     /// The first player's score in the quick games.
     pub quick: Rate,
     /// The quick games played.
@@ -480,7 +480,7 @@ pub const MAX_EDITS: u32 = 3;
 struct Candidate {
     edits: Vec<Edit>,
     steps: u32,
-    level: Level,
+    playable: Playable,
     quick: Option<(Rate, u32)>,
 }
 
@@ -492,16 +492,15 @@ impl Candidate {
     }
 }
 
-/// The quick check of `level`: the first player's score under expert, at
+/// The quick check of `playable`: the first player's score under expert, at
 /// most `games` games, stopping once the sequential test settles.
 fn quick_check(
-    level: &Level,
-    rules: Rules,
+    playable: &Playable,
     options: &Options<'_>,
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &Arc<AtomicBool>,
 ) -> Option<(Rate, u32)> {
-    let start = level.start_state(rules).ok()?;
+    let start = *playable.start();
     let config = Config {
         agents: QUICK,
         games: options.quick_games,
@@ -520,22 +519,22 @@ fn quick_check(
         &|_| {},
         cancel,
     );
-    let report = Report::new(&level.id, QUICK.map(Agent::label), start.turn(), &results, false);
+    let report = Report::new(playable.id(), QUICK.map(Agent::label), start.turn(), &results, false);
     (report.games > 0).then_some((report.first_player_score, report.games))
 }
 
-/// Searches edits of `level` under `rules` that the balance check calls
-/// balanced, as the module describes. Setting `cancel` ends the search with
+/// Searches edits of `playable` that the balance check calls balanced, as
+/// the module describes. Setting `cancel` ends the search with
 /// the proposals confirmed so far.
 #[must_use]
 pub fn repair(
-    level: &Level,
-    rules: Rules,
+    playable: &Playable,
     options: &Options<'_>,
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &Arc<AtomicBool>,
 ) -> Repair {
     let stopped = || cancel.load(Ordering::Relaxed);
+    let (level, rules) = (playable.level(), playable.rules());
     let mut out = Repair {
         level: level.id.clone(),
         before: Rate { rate: 0.5, low: 0.0, high: 1.0 },
@@ -552,7 +551,7 @@ pub fn repair(
         return out;
     };
     progress(Progress::Stage(format!("quick games on `{}` as it is", level.id)));
-    if let Some((rate, games)) = quick_check(level, rules, options, progress, cancel) {
+    if let Some((rate, games)) = quick_check(playable, options, progress, cancel) {
         out.before = rate;
         out.before_games = games;
         out.games += games;
@@ -562,17 +561,14 @@ pub fn repair(
         baseline,
         first: level.first,
         first_ahead: out.before.rate >= 0.5,
-        as_estimated: level
-            .start_state(rules)
-            .ok()
-            .and_then(|start| estimate(&start))
-            .map_or(0.5, |e| e.first_player),
+        as_estimated: estimate(playable.start()).map_or(0.5, |e| e.first_player),
         lead0: race_lead(&base_report, level.first),
         symmetries: kept_symmetries(level, options.keep_symmetry),
         cancel,
     };
     let mut seen: HashSet<Vec<Edit>> = HashSet::new();
-    let mut frontier = vec![Candidate { edits: Vec::new(), steps: 0, level: level.clone(), quick: None }];
+    let mut frontier =
+        vec![Candidate { edits: Vec::new(), steps: 0, playable: playable.clone(), quick: None }];
     let mut by_size: Vec<Vec<Candidate>> = Vec::new();
     for size in 1..=options.max_edits {
         if stopped() {
@@ -589,7 +585,7 @@ pub fn repair(
                 break;
             }
             progress(Progress::Stage(format!("quick games: {size}-edit candidate {} of {total}", i + 1)));
-            candidate.quick = quick_check(&candidate.level, rules, options, progress, cancel);
+            candidate.quick = quick_check(&candidate.playable, options, progress, cancel);
             if let Some((_, games)) = candidate.quick {
                 out.games += games;
                 out.played += 1;
@@ -600,7 +596,7 @@ pub fn repair(
         frontier = played.iter().take(options.beam).cloned().collect();
         by_size.push(played);
     }
-    confirm(&by_size, rules, options, progress, cancel, &mut out);
+    confirm(&by_size, options, progress, cancel, &mut out);
     out.interrupted = stopped();
     let distance = |p: &Proposal| (p.score().rate - 0.5).abs();
     // A proposal no nearer even than the level as it is is not a fix.
@@ -652,9 +648,9 @@ impl Screen<'_> {
         let mut screened: Vec<(f64, u32, Candidate)> = Vec::new();
         for parent in frontier {
             let touched: HashSet<Cell> = parent.edits.iter().flat_map(Edit::cells).collect();
-            for edit in single_edits(&parent.level) {
-                let Some(group) = orbit(edit, &self.symmetries, parent.level.width, parent.level.height)
-                else {
+            let level = parent.playable.level();
+            for edit in single_edits(level) {
+                let Some(group) = orbit(edit, &self.symmetries, level.width, level.height) else {
                     continue;
                 };
                 if group.iter().flat_map(Edit::cells).any(|c| touched.contains(&c)) {
@@ -667,7 +663,7 @@ impl Screen<'_> {
                 if !seen.insert(key) {
                     continue;
                 }
-                let mut next = parent.level.clone();
+                let mut next = level.clone();
                 for e in &group {
                     e.apply(&mut next);
                 }
@@ -693,8 +689,8 @@ impl Screen<'_> {
                     _ => continue,
                 };
                 // A forced win the solver proves cannot be balanced.
-                let start = match next.start_state(rules) {
-                    Ok(start) if sim::settle(&start, cancel).is_none() => start,
+                let next = match Playable::new(next, rules) {
+                    Ok(next) if sim::settle(next.start(), cancel).is_none() => next,
                     _ => {
                         out.decided += 1;
                         continue;
@@ -705,7 +701,7 @@ impl Screen<'_> {
                 // it is, and farther than its own error, goes no further;
                 // the rest are tried nearest even first, the race's move
                 // as the tie-break.
-                let estimated = estimate(&start).map_or(0.5, |e| e.first_player);
+                let estimated = estimate(next.start()).map_or(0.5, |e| e.first_player);
                 if !estimate_keeps(estimated, self.as_estimated) {
                     out.estimate_dropped += 1;
                     continue;
@@ -713,7 +709,7 @@ impl Screen<'_> {
                 screened.push((
                     (estimated - 0.5).abs(),
                     priority,
-                    Candidate { edits, steps: size, level: next, quick: None },
+                    Candidate { edits, steps: size, playable: next, quick: None },
                 ));
             }
         }
@@ -725,7 +721,6 @@ impl Screen<'_> {
 /// confirmed by the full balance check: each becomes a proposal of `out`.
 fn confirm(
     by_size: &[Vec<Candidate>],
-    rules: Rules,
     options: &Options<'_>,
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &Arc<AtomicBool>,
@@ -746,7 +741,6 @@ fn confirm(
             candidate.edits.iter().map(Edit::describe).collect::<Vec<_>>().join(", ")
         )));
         let began = Instant::now();
-        let Ok(start) = candidate.level.start_state(rules) else { continue };
         let base = Config {
             agents: options.plan.pairings[0],
             games: options.cap,
@@ -761,8 +755,7 @@ fn confirm(
                 progress(Progress::Game);
             }
         };
-        let (check, games) =
-            sim::check_balance(&start, &candidate.level.id, options.plan, &base, &tick, cancel);
+        let (check, games) = sim::check_balance(&candidate.playable, options.plan, &base, &tick, cancel);
         if check.interrupted {
             break;
         }
@@ -772,7 +765,7 @@ fn confirm(
         out.proposals.push(Proposal {
             edits: candidate.edits,
             steps: candidate.steps,
-            level: candidate.level,
+            playable: candidate.playable,
             quick,
             quick_games,
             check: Some(check),

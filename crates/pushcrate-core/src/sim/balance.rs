@@ -26,7 +26,8 @@ use super::{
     resume_sequential, run, run_sequential,
 };
 use crate::ai::{Agent, Eval};
-use crate::analysis::{Finding, FindingCode, LevelReport};
+use crate::analysis::{AnalysisOptions, Finding, FindingCode, LevelReport, analyze_level};
+use crate::level::Playable;
 use crate::rules::{GameState, Player};
 
 /// How deep the solver looks to settle a level before sampling is believed.
@@ -693,9 +694,24 @@ fn side_name(side: Option<Leaning>) -> String {
 /// `progress` is told of every finished game, of the tests after every
 /// batch, and of games added (the referee's) or dropped (a pairing that
 /// stopped early); setting `cancel` ends the check with the games so far
-/// (the check then says it was interrupted).
+/// (the check then says it was interrupted). The check comes back
+/// explained by the level's static findings ([`BalanceCheck::explain`]).
 #[must_use]
 pub fn check_balance(
+    playable: &Playable,
+    plan: Plan<'_>,
+    base: &Config,
+    progress: &(dyn Fn(Tick) + Sync),
+    cancel: &Arc<AtomicBool>,
+) -> (BalanceCheck, Vec<Vec<GameResult>>) {
+    let (start, level) = (playable.start(), playable.id());
+    let (mut check, games) = play_check(start, level, plan, base, progress, cancel);
+    check.explain(&analyze_level(playable.level(), playable.rules(), &AnalysisOptions::default()));
+    (check, games)
+}
+
+/// [`check_balance`] before its explanation.
+fn play_check(
     start: &GameState,
     level: &str,
     plan: Plan<'_>,

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::ai::{Agent, FEATURE_COUNT, FEATURE_NAMES, Weights, features};
 use crate::generate::{self, GenSymmetry, Style};
-use crate::level::{Level, Pack};
+use crate::level::{Pack, Playable};
 use crate::rules::{GameState, Outcome, Rules};
 use crate::sim::{self, Config};
 
@@ -109,7 +109,7 @@ pub struct Tuned {
 /// The training levels: `options.levels_each` generated levels of every
 /// style, size and symmetry, each kind with its own seed.
 #[must_use]
-pub fn training_levels(options: &Options, stop: &Arc<AtomicBool>) -> Vec<(Level, Rules)> {
+pub fn training_levels(options: &Options, stop: &Arc<AtomicBool>) -> Vec<Playable> {
     let mut levels = Vec::new();
     let mut kind = 0u64;
     for &size in &options.sizes {
@@ -133,7 +133,9 @@ pub fn training_levels(options: &Options, stop: &Arc<AtomicBool>) -> Vec<(Level,
                 if let Ok(generated) =
                     generate::generate(&generate_options, options.levels_each, &|_| {}, stop)
                 {
-                    levels.extend(generated.into_iter().map(|g| (g.level, Rules::default())));
+                    levels.extend(
+                        generated.into_iter().filter_map(|g| g.level.playable(Rules::default()).ok()),
+                    );
                 }
             }
         }
@@ -144,12 +146,12 @@ pub fn training_levels(options: &Options, stop: &Arc<AtomicBool>) -> Vec<(Level,
 /// The validation levels: every playable level of both bundled packs,
 /// which no generated level is.
 #[must_use]
-pub fn validation_levels() -> Vec<(Level, Rules)> {
+pub fn validation_levels() -> Vec<Playable> {
     Pack::bundled_both()
         .into_iter()
         .flat_map(|pack| {
             let rules = pack.rules;
-            pack.levels.into_iter().filter(move |l| l.start_state(rules).is_ok()).map(move |l| (l, rules))
+            pack.levels.into_iter().filter_map(move |l| Playable::new(l, rules).ok())
         })
         .collect()
 }
@@ -159,13 +161,13 @@ pub fn validation_levels() -> Vec<(Level, Rules)> {
 /// game's result for the player to move. `salt` keeps the games of two
 /// sets apart.
 #[must_use]
-pub fn positions(levels: &[(Level, Rules)], options: &Options, salt: u64, stop: &Arc<AtomicBool>) -> DataSet {
+pub fn positions(levels: &[Playable], options: &Options, salt: u64, stop: &Arc<AtomicBool>) -> DataSet {
     let mut set = DataSet::default();
-    for (i, (level, rules)) in levels.iter().enumerate() {
+    for (i, playable) in levels.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let Ok(start) = level.start_state(*rules) else { continue };
+        let start = *playable.start();
         let config = Config {
             agents: options.agents,
             games: options.games,

@@ -1,54 +1,17 @@
-//! The sandbox: a game on the current level — a start position, the action
-//! log, and who plays each side. The level itself is never changed by play.
+//! The game part of the sandbox: a start position, the action log, who
+//! plays each side and the computer thinking. The level itself is never
+//! changed by play.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::job::{Job, Poll};
-
 use crate::ai::Agent;
-use crate::level::Level;
+use crate::editor::job::{Job, Poll};
 use crate::level::record::{GameRecord, RecordError};
+use crate::level::{Level, Playable};
 use crate::rules::{
-    Action, ActionKind, ByPlayer, DrawOfferError, GameState, IllegalAction, Outcome, Player, Rules,
-    SetupError, WinKind,
+    Action, ActionKind, ByPlayer, DrawOfferError, GameState, IllegalAction, Outcome, Player, WinKind,
 };
-use crate::sim::{self, BalanceCheck, Config, GameResult};
-
-/// A balance check's result: the check and every pairing's games.
-pub type BalanceResult = (BalanceCheck, Vec<Vec<GameResult>>);
-
-/// The balance checks the panel offers, the default first: a name and the
-/// plan played (each side the same agent).
-pub const BALANCE_CHOICES: [(&str, sim::Plan<'static>); 6] = [
-    ("expert and deep (strong, default)", sim::STRONG),
-    ("expert only", sim::Plan::only(&[[Agent::EXPERT, Agent::EXPERT]])),
-    ("hard only", sim::Plan::only(&[[Agent::STRENGTHS[2].1, Agent::STRENGTHS[2].1]])),
-    ("greedy only (fast, weak)", sim::Plan::only(&[[GREEDY, GREEDY]])),
-    ("expert and deep, master referees (minutes)", sim::REFEREED),
-    ("expert and deep, hand evaluation (as in 0.1)", sim::strong(crate::ai::Eval::Hand, false)),
-];
-
-/// The plain greedy player of the quickest check.
-const GREEDY: Agent = Agent::Greedy { noise: 0, eval: crate::ai::Eval::Hand };
-
-/// Moves the result of `job` into `into` once it has finished, and clears
-/// the job (also when its thread was lost). Returns whether a result came.
-fn take_finished<T: Send + 'static>(job: &mut Option<Job<T>>, into: &mut Option<T>) -> bool {
-    let Some(running) = job else { return false };
-    match running.poll() {
-        Poll::Ready(result) => {
-            *job = None;
-            *into = Some(result);
-            true
-        }
-        Poll::Lost => {
-            *job = None;
-            false
-        }
-        Poll::Running => false,
-    }
-}
 
 /// Who plays a side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -91,7 +54,7 @@ pub const MOTION: Duration = Duration::from_millis(180);
 /// The computer thinking about a move, off the UI thread.
 pub struct Thinking {
     /// The position it thinks about (its log length).
-    pub at: usize,
+    at: usize,
     /// The side it thinks for.
     side: Player,
     /// The history's version when it started.
@@ -110,86 +73,44 @@ pub struct Kept {
     cancel: Arc<std::sync::atomic::AtomicBool>,
 }
 
-/// A game under way on a level.
-pub struct Sandbox {
+/// A game under way on a level: its log, the position shown, who plays
+/// each side, and the computer thinking.
+pub struct Game {
     /// The level played, as it was when the game began.
-    pub level: Level,
-    /// The rules.
-    pub rules: Rules,
+    playable: Playable,
     /// Every action, in order.
-    pub actions: Vec<Action>,
+    actions: Vec<Action>,
     /// Every position: `positions[i]` is after `i` actions.
     positions: Vec<GameState>,
     /// How many actions of the log are played (undo moves it back).
-    pub cursor: usize,
+    cursor: usize,
     /// Who plays each side.
-    pub seats: ByPlayer<Seat>,
+    seats: ByPlayer<Seat>,
     /// Whether clicks place crates instead of moving.
-    pub placing: bool,
+    placing: bool,
     /// Whether computer-only games advance by themselves.
-    pub running: bool,
+    running: bool,
     /// Actions per second when the computer plays the computer.
-    pub speed: f32,
+    speed: f32,
     /// Whether actions are animated.
-    pub animate: bool,
+    animate: bool,
     /// The last action, while it is animated.
-    pub motion: Option<Motion>,
+    motion: Option<Motion>,
     /// A draw offer by this player waits for the opponent's answer.
-    pub draw_offer: Option<Player>,
+    draw_offer: Option<Player>,
     /// The computer's move being thought about.
-    pub thinking: Option<Thinking>,
+    thinking: Option<Thinking>,
     /// Each side's computer player, kept while the game goes forward.
     kept: ByPlayer<Option<Kept>>,
     /// Counts the times the game's history was rewound or rewritten.
     rewinds: u64,
-    /// A balance run under way.
-    pub balance: Option<Job<BalanceResult>>,
-    /// The last balance report, with its games.
-    pub balance_report: Option<BalanceResult>,
-    /// Games of each pairing of the next balance run: its cap when the run
-    /// is sequential, else the number played.
-    pub balance_games: u32,
-    /// The most edits a suggested fix may make, 1 to 3 (a mirrored pair
-    /// counts as one), as `repair --max-edits`.
-    pub fix_edits: u32,
-    /// Whether the next balance run plays a fixed number of games instead
-    /// of stopping when the sequential test has its verdict.
-    pub balance_fixed: bool,
-    /// Each pairing's sequential test as the running check last reported
-    /// it, for the panel's live view.
-    pub balance_live: Arc<Mutex<Vec<Option<sim::Sequential>>>>,
-    /// The next balance check: an index into [`BALANCE_CHOICES`].
-    pub balance_choice: usize,
     /// When the computer last moved (for the speed control).
-    pub last_move: Option<Instant>,
-    /// A search for fixes under way.
-    pub fixes: Option<Job<crate::repair::Repair>>,
-    /// What the search for fixes is doing, in words, as it last said.
-    pub fixes_stage: Arc<Mutex<String>>,
-    /// The last search's proposals.
-    pub fixes_found: Option<crate::repair::Repair>,
-    /// The proposal shown on the board instead of the game, if any.
-    pub preview: Option<usize>,
-    /// Where the last check's games were decided, drawn over the board:
-    /// which event, or none.
-    pub decisions_shown: Option<sim::Event>,
-    /// The skill trace being played in the background.
-    pub skill: Option<Job<Vec<sim::TracePoint>>>,
-    /// The strength the trace is playing.
-    pub skill_stage: Arc<Mutex<&'static str>>,
-    /// The last trace, once finished (or cancelled).
-    pub skill_report: Option<Vec<sim::TracePoint>>,
+    last_move: Option<Instant>,
 }
 
 /// Why a game cannot start or go on.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SandboxError {
-    /// The level lacks a start square.
-    #[error("a player has no start square")]
-    NoStartSquare,
-    /// The level breaks a rule of its setup.
-    #[error(transparent)]
-    Setup(#[from] SetupError),
     /// A game record was played on another layout of the level.
     #[error(transparent)]
     Layout(#[from] RecordError),
@@ -206,15 +127,14 @@ pub enum SandboxError {
     },
 }
 
-impl Sandbox {
-    /// A new game on `level`, or why it cannot be played.
-    pub fn new(level: &Level, rules: Rules) -> Result<Sandbox, SandboxError> {
-        let start = level
-            .start_state(rules)
-            .map_err(|e| if e.0.is_empty() { SandboxError::NoStartSquare } else { SandboxError::Setup(e) })?;
-        Ok(Sandbox {
-            level: level.clone(),
-            rules,
+impl Game {
+    /// A new game on `playable`, a person playing the first side and the
+    /// computer the second.
+    #[must_use]
+    pub fn new(playable: Playable) -> Game {
+        let start = *playable.start();
+        Game {
+            playable,
             actions: Vec::new(),
             positions: vec![start],
             cursor: 0,
@@ -228,23 +148,115 @@ impl Sandbox {
             thinking: None,
             kept: ByPlayer::new(None, None),
             rewinds: 0,
-            balance: None,
-            balance_report: None,
-            balance_games: sim::SEQUENTIAL_CAP,
-            fix_edits: 1,
-            balance_fixed: false,
-            balance_live: Arc::default(),
-            balance_choice: 0,
             last_move: None,
-            fixes: None,
-            fixes_stage: Arc::default(),
-            fixes_found: None,
-            preview: None,
-            decisions_shown: None,
-            skill: None,
-            skill_stage: Arc::new(Mutex::new("")),
-            skill_report: None,
-        })
+        }
+    }
+
+    /// Takes the designer's choices of `old` (who plays each side, the
+    /// speed, the animation), which are for the pack, not for one level.
+    pub fn keep_choices_of(&mut self, old: &Game) {
+        self.seats = old.seats;
+        self.speed = old.speed;
+        self.animate = old.animate;
+    }
+
+    /// The level played, with its rules and start.
+    #[must_use]
+    pub fn playable(&self) -> &Playable {
+        &self.playable
+    }
+
+    /// The level played, as it was when the game began.
+    #[must_use]
+    pub fn level(&self) -> &Level {
+        self.playable.level()
+    }
+
+    /// Every action of the log, in order.
+    #[must_use]
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// How many actions of the log are played: the position shown.
+    #[must_use]
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Who plays each side.
+    #[must_use]
+    pub fn seats(&self) -> ByPlayer<Seat> {
+        self.seats
+    }
+
+    /// Seats `seat` at `player`'s side; a search under way for that side
+    /// is dropped.
+    pub fn set_seat(&mut self, player: Player, seat: Seat) {
+        self.seats[player] = seat;
+        self.thinking = None;
+    }
+
+    /// Whether clicks place crates instead of moving.
+    #[must_use]
+    pub fn placing(&self) -> bool {
+        self.placing
+    }
+
+    /// Clicks place crates, or move.
+    pub fn toggle_placing(&mut self) {
+        self.placing = !self.placing;
+    }
+
+    /// Whether computer-only games advance by themselves.
+    #[must_use]
+    pub fn running(&self) -> bool {
+        self.running
+    }
+
+    /// A computer-only game advances by itself, or waits.
+    pub fn toggle_running(&mut self) {
+        self.running = !self.running;
+    }
+
+    /// Actions per second when the computer plays the computer.
+    #[must_use]
+    pub fn speed(&self) -> f32 {
+        self.speed
+    }
+
+    /// Sets the speed, kept within 0.5 to 20 actions a second.
+    pub fn set_speed(&mut self, speed: f32) {
+        self.speed = speed.clamp(0.5, 20.0);
+    }
+
+    /// Whether actions are animated.
+    #[must_use]
+    pub fn animate(&self) -> bool {
+        self.animate
+    }
+
+    /// Animates actions, or not.
+    pub fn set_animate(&mut self, on: bool) {
+        self.animate = on;
+    }
+
+    /// The last action, while it is animated.
+    #[must_use]
+    pub fn motion(&self) -> Option<Motion> {
+        self.motion
+    }
+
+    /// The player whose draw offer waits for an answer.
+    #[must_use]
+    pub fn draw_offer(&self) -> Option<Player> {
+        self.draw_offer
+    }
+
+    /// Whether the computer is thinking about a move.
+    #[must_use]
+    pub fn thinking(&self) -> bool {
+        self.thinking.is_some()
     }
 
     /// The position on the board.
@@ -257,7 +269,10 @@ impl Sandbox {
     /// position is being viewed.
     #[must_use]
     pub fn record(&self) -> GameRecord {
-        GameRecord { actions: self.actions.clone(), ..GameRecord::on(&self.level, self.rules) }
+        GameRecord {
+            actions: self.actions.clone(),
+            ..GameRecord::on(self.playable.level(), self.playable.rules())
+        }
     }
 
     /// Whether the board shows a past position: actions of the log come
@@ -358,7 +373,7 @@ impl Sandbox {
 
     /// Loads a record's actions on this level and goes to its last action.
     pub fn load(&mut self, record: &GameRecord) -> Result<(), SandboxError> {
-        record.check_layout(&self.level, self.rules)?;
+        record.check_layout(self.playable.level(), self.playable.rules())?;
         let mut state = self.positions[0];
         let mut positions = vec![state];
         for (i, &action) in record.actions.iter().enumerate() {
@@ -480,121 +495,6 @@ impl Sandbox {
         if self.thinking.is_none() && !self.state().is_over() {
             self.think();
         }
-    }
-
-    /// Starts the chosen balance check of this level in the background:
-    /// each pairing stops when its sequential test is settled, within
-    /// `balance_games` games, or plays `balance_games` games when
-    /// `balance_fixed` is set.
-    pub fn start_balance(&mut self, seed: u64) {
-        let start = self.positions[0];
-        let plan = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
-        let per_run = self.balance_games.div_ceil(2) * 2;
-        let config = Config {
-            seed,
-            sequential: (!self.balance_fixed).then_some(sim::Design::DEFAULT),
-            ..Config::fixed(plan.pairings[0], per_run)
-        };
-        let live = Arc::clone(&self.balance_live);
-        if let Ok(mut tests) = live.lock() {
-            *tests = vec![None; plan.pairings.len() + usize::from(plan.referee.is_some())];
-        }
-        let level = self.level.clone();
-        let rules = self.rules;
-        let total = per_run * plan.pairings.len() as u32;
-        self.balance = Some(Job::spawn(total, move |progress| {
-            let tick = |tick: sim::Tick| match tick {
-                sim::Tick::Game => progress.step(),
-                sim::Tick::MoreGames(n) => progress.expect_more(n),
-                sim::Tick::FewerGames(n) => progress.expect_fewer(n),
-                sim::Tick::Look { pairing, test } => {
-                    if let Ok(mut tests) = live.lock()
-                        && let Some(slot) = tests.get_mut(pairing)
-                    {
-                        *slot = Some(test);
-                    }
-                }
-            };
-            let (mut check, games) =
-                sim::check_balance(&start, &level.id, plan, &config, &tick, progress.cancel_flag());
-            check.explain(&crate::analysis::analyze_level(&level, rules, &Default::default()));
-            (check, games)
-        }));
-    }
-
-    /// Starts a search for the smallest edits that make this level
-    /// balanced ([`crate::repair`]: up to `fix_edits` edits, a mirrored
-    /// pair counting as one), in the
-    /// background, confirmed by the balance check the panel has chosen
-    /// (the default: expert and deep) with its number of games as the cap.
-    pub fn start_fixes(&mut self, seed: u64) {
-        let level = self.level.clone();
-        let rules = self.rules;
-        let stage = Arc::clone(&self.fixes_stage);
-        let plan = BALANCE_CHOICES[self.balance_choice.min(BALANCE_CHOICES.len() - 1)].1;
-        let cap = self.balance_games.div_ceil(2) * 2;
-        let max_edits = self.fix_edits.clamp(1, crate::repair::MAX_EDITS);
-        self.preview = None;
-        self.fixes = Some(Job::spawn(0, move |progress| {
-            let options =
-                crate::repair::Options { max_edits, seed, plan, cap, ..crate::repair::Options::default() };
-            let tell = |p: crate::repair::Progress| match p {
-                crate::repair::Progress::Stage(text) => {
-                    if let Ok(mut s) = stage.lock() {
-                        *s = text;
-                    }
-                }
-                crate::repair::Progress::Game => progress.step(),
-            };
-            crate::repair::repair(&level, rules, &options, &tell, progress.cancel_flag())
-        }));
-    }
-
-    /// Takes the proposals when the search has finished (or was cancelled).
-    pub fn poll_fixes(&mut self) -> bool {
-        take_finished(&mut self.fixes, &mut self.fixes_found)
-    }
-
-    /// Takes the balance report when the run has finished. A run cancelled
-    /// after an earlier one finished leaves that earlier verdict in place:
-    /// a finished verdict is never swapped for a cut-short one.
-    pub fn poll_balance(&mut self) -> bool {
-        let mut finished = None;
-        if !take_finished(&mut self.balance, &mut finished) {
-            return false;
-        }
-        match finished {
-            Some((check, _)) if check.interrupted && self.balance_report.is_some() => {}
-            other => self.balance_report = other,
-        }
-        true
-    }
-
-    /// Starts the skill trace ([`sim::skill_trace`]: each strength on both
-    /// sides, weakest first, [`sim::TRACE_GAMES`] games each) in the
-    /// background.
-    pub fn start_skill_trace(&mut self, seed: u64) {
-        let start = self.positions[0];
-        let level = self.level.id.clone();
-        let stage = Arc::clone(&self.skill_stage);
-        let config = Config { seed, ..Config::fixed([sim::TRACE[0].1; 2], sim::TRACE_GAMES) };
-        let total = sim::TRACE_GAMES * sim::TRACE.len() as u32;
-        self.skill = Some(Job::spawn(total, move |progress| {
-            let tick = |name: Option<&'static str>| match name {
-                Some(name) => {
-                    if let Ok(mut stage) = stage.lock() {
-                        *stage = name;
-                    }
-                }
-                None => progress.step(),
-            };
-            sim::skill_trace(&start, &level, &config, &tick, progress.cancel_flag())
-        }));
-    }
-
-    /// Takes the skill trace when it has finished (or was cancelled).
-    pub fn poll_skill_trace(&mut self) -> bool {
-        take_finished(&mut self.skill, &mut self.skill_report)
     }
 }
 
