@@ -1841,6 +1841,8 @@ fn the_skill_trace_climbs_the_ladder() {
 fn expectations_are_set_and_checked_in_the_inspector() {
     let mut ed = flawed_editor();
     ed.select_level("tiny");
+    // The solver answers `decided:1` in the background, off the UI thread.
+    wait_for_solver(&mut ed);
     // Folded, the header says how the level stands.
     ed.click("Expectations (2): 2 hold, 0 fail");
     assert_eq!(ed.harness.query_all_by_label("holds").count(), 2, "valid and decided:1 hold");
@@ -1992,8 +1994,20 @@ fn expectations_keep_a_verdict_found_on_the_same_layout() {
     // A change of layout is another level: the verdict no longer answers.
     ed.click("Wall brush");
     ed.click_cell(c("a3"), PointerButton::Primary);
-    ed.harness.run();
+    wait_for_solver(&mut ed);
     assert!(ed.harness.query_by_label_contains("1 unchecked").is_some());
+}
+
+/// Steps frames until the solver, which the editor runs in the background
+/// for a level that expects `decided:N`, has answered.
+fn wait_for_solver(ed: &mut Editor) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    ed.harness.step();
+    while ed.app().analyses().solving() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        ed.harness.step();
+    }
+    ed.harness.run();
 }
 
 /// Cancelling a rerun keeps the verdict the last finished check found (it

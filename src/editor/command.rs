@@ -36,6 +36,33 @@ pub enum Tool {
 }
 
 impl Tool {
+    /// The edit this tool makes on `cell` of a stroke: with the primary
+    /// (left) button or the other, `first` for the stroke's first cell
+    /// (a fill, a start square, a goal rank and the flag take that cell
+    /// only), `stage` for a new crate. `None` where it makes none there
+    /// (the rectangle and the selection act on the stroke's two ends).
+    #[must_use]
+    pub fn edit_at(self, cell: Cell, primary: bool, first: bool, stage: Stage) -> Option<EditOp> {
+        match self {
+            Tool::Wall => Some(EditOp::Wall(cell, primary)),
+            Tool::Eraser => Some(EditOp::Erase(cell)),
+            Tool::Crate => Some(EditOp::Crate(cell, primary.then_some(stage))),
+            Tool::Goal(p) => Some(EditOp::ToggleGoal(p, cell)),
+            Tool::Fill if first => Some(EditOp::Fill(cell, primary)),
+            Tool::Start(p) if first => Some(EditOp::Start(p, cell)),
+            Tool::GoalRank(p) if first => Some(EditOp::GoalRank(p, cell.rank())),
+            Tool::Flag if first => Some(EditOp::Flag(cell)),
+            _ => None,
+        }
+    }
+
+    /// The edit this tool makes over a stroke from `start` to `end`: the
+    /// rectangle's walls (primary button) or floor; `None` for the others.
+    #[must_use]
+    pub fn edit_between(self, start: Cell, end: Cell, primary: bool) -> Option<EditOp> {
+        (self == Tool::Rectangle).then_some(EditOp::Rectangle(start, end, primary))
+    }
+
     /// Every tool, in toolbar order.
     pub const ALL: [Tool; 13] = [
         Tool::Wall,
@@ -770,6 +797,30 @@ impl Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tool maps to its edit here, not in the view: brushes act on every
+    /// cell of a stroke, one-cell tools on its first only, the rectangle on
+    /// its two ends, the selection never.
+    #[test]
+    fn a_tool_names_its_edit() {
+        let (a1, b2) = ("a1".parse().unwrap(), "b2".parse().unwrap());
+        assert_eq!(Tool::Wall.edit_at(a1, true, false, Stage::Intact), Some(EditOp::Wall(a1, true)));
+        assert_eq!(Tool::Wall.edit_at(a1, false, false, Stage::Intact), Some(EditOp::Wall(a1, false)));
+        assert_eq!(
+            Tool::Crate.edit_at(a1, true, true, Stage::Cracked),
+            Some(EditOp::Crate(a1, Some(Stage::Cracked)))
+        );
+        assert_eq!(Tool::Crate.edit_at(a1, false, true, Stage::Cracked), Some(EditOp::Crate(a1, None)));
+        assert_eq!(
+            Tool::Start(Player::Two).edit_at(a1, true, true, Stage::Intact),
+            Some(EditOp::Start(Player::Two, a1))
+        );
+        assert_eq!(Tool::Start(Player::Two).edit_at(a1, true, false, Stage::Intact), None);
+        assert_eq!(Tool::Rectangle.edit_at(a1, true, true, Stage::Intact), None);
+        assert_eq!(Tool::Rectangle.edit_between(a1, b2, false), Some(EditOp::Rectangle(a1, b2, false)));
+        assert_eq!(Tool::Wall.edit_between(a1, b2, true), None);
+        assert_eq!(Tool::Select.edit_at(a1, true, true, Stage::Intact), None);
+    }
 
     /// The README's table is the shortcut table: change one, change both.
     #[test]

@@ -74,7 +74,7 @@ impl EditorApp {
                 cut: Bitboard::EMPTY,
             })
             .collect();
-        let report = self.report(&level);
+        let Some(report) = self.analyses().report(&level) else { return out };
         for finding in &report.findings {
             // The format's own problems are listed above already.
             if finding.code == FindingCode::InvalidLevel && !out.is_empty() {

@@ -4,6 +4,7 @@
 //! *Architecture Invariant*: only this module names egui, eframe and rfd,
 //! and nothing in the library imports it; the binary starts it.
 
+pub mod analyses;
 mod app;
 pub mod board;
 pub mod command;

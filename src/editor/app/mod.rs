@@ -6,24 +6,21 @@
 //! choices, finished background jobs and the computer's moves are
 //! commands or frame steps of this module too (`play` runs play mode).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 mod play;
 
+use super::analyses::Analyses;
 use super::command::{Command, FormField, Overlay, Tool};
 use super::dialog::{Answer, FileTask, GenerateForm, Modal, Then};
 use super::document::Document;
-use super::overlays::Overlays;
 use super::storage::{AppPaths, FileDialogs, Prefs, Recovery, save_pack, write_atomic};
-use crate::analysis::{AnalysisOptions, LevelReport, analyze_level};
 use crate::level::edit::{Mirror, Region};
 use crate::level::format::{parse_pack, write_pack};
 use crate::level::{Level, Pack, Problem};
-use crate::rules::{Player, Rules, Stage};
+use crate::rules::{Player, Stage};
 
 /// The longest time unsaved work goes without a copy in the recovery file.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(10);
@@ -56,19 +53,10 @@ pub struct EditorApp {
     quit_requested: bool,
     dialogs: Box<dyn FileDialogs>,
     paths: AppPaths,
-    /// Analyses per level content: computed when first read, by views that
-    /// only read.
-    cache: RefCell<HashMap<u64, Arc<LevelReport>>>,
-    /// The board's overlays per level content, beside `cache`.
-    overlays: RefCell<HashMap<u64, Arc<Overlays>>>,
-    /// The balance estimate of each level content met (a millisecond each).
-    estimates: RefCell<HashMap<u64, Option<crate::ai::estimate::Estimate>>>,
+    /// The analyses the views read, brought up to date before they run.
+    analyses: Analyses,
     /// Whether the undo history window is open.
     show_history: bool,
-    problems: RefCell<(u64, Arc<Vec<Problem>>)>,
-    /// The solver's forced win from the start per level content (asked
-    /// only of levels that expect one).
-    solved: RefCell<HashMap<u64, Option<crate::sim::ForcedWin>>>,
     pending: Vec<Command>,
     /// When the recovery file was last written, on the UI's clock (seconds).
     last_autosave: f64,
@@ -116,33 +104,6 @@ fn history_label(command: &Command) -> String {
     }
 }
 
-/// Levels' derived values kept per content before a cache starts over.
-const CACHE_LIMIT: usize = 2_000;
-
-/// The value `cache` holds for `key`, made by `make` the first time; past
-/// [`CACHE_LIMIT`] entries the cache starts over. `make` runs with the
-/// cache unborrowed, so that it may read other caches.
-fn cached<T: Clone>(cache: &RefCell<HashMap<u64, T>>, key: u64, make: impl FnOnce() -> T) -> T {
-    if let Some(value) = cache.borrow().get(&key) {
-        return value.clone();
-    }
-    let value = make();
-    let mut cache = cache.borrow_mut();
-    if cache.len() > CACHE_LIMIT {
-        cache.clear();
-    }
-    cache.insert(key, value.clone());
-    value
-}
-
-fn level_key(level: &Level, rules: &Rules) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    level.hash(&mut hasher);
-    rules.hash(&mut hasher);
-    hasher.finish()
-}
-
 /// What a generation stopped by the user reports.
 const GENERATING_STOPPED: &str = "Generating stopped: no level was added.";
 
@@ -176,12 +137,8 @@ impl EditorApp {
             quit_requested: false,
             dialogs,
             paths,
-            cache: RefCell::new(HashMap::new()),
-            overlays: RefCell::new(HashMap::new()),
-            estimates: RefCell::new(HashMap::new()),
+            analyses: Analyses::default(),
             show_history: false,
-            problems: RefCell::new((u64::MAX, Arc::new(Vec::new()))),
-            solved: RefCell::new(HashMap::new()),
             pending: Vec::new(),
             last_autosave: f64::NEG_INFINITY,
             autosaved: None,
@@ -234,6 +191,17 @@ impl EditorApp {
         }
         self.close_request(ctx);
         self.poll_generating(ctx);
+        self.refresh_analyses(ctx);
+    }
+
+    /// Brings the analyses the views read up to date with the document
+    /// (cheap when nothing changed); while the solver works in the
+    /// background, the window wakes to show its answer.
+    fn refresh_analyses(&mut self, ctx: &egui::Context) {
+        let current = self.doc.level().map(|_| self.doc.current());
+        if self.analyses.refresh(self.doc.pack(), self.doc.revision(), current) {
+            ctx.request_repaint_after(PROGRESS_REDRAW);
+        }
     }
 
     /// What runs after the views drew a frame: the commands queued and
@@ -249,6 +217,9 @@ impl EditorApp {
         }
         for command in queued {
             self.apply(command, ctx);
+            // A later command of the frame reads the analyses of what this
+            // one made.
+            self.refresh_analyses(ctx);
         }
         self.update_title(ctx);
         self.autosave(ctx);
@@ -285,22 +256,10 @@ impl EditorApp {
         &self.title
     }
 
-    /// The analysis of `level` under the pack's rules, computed once per
-    /// content.
-    pub fn report(&self, level: &Level) -> Arc<LevelReport> {
-        let rules = self.doc.pack().rules;
-        cached(&self.cache, level_key(level, &rules), || {
-            Arc::new(analyze_level(level, rules, &AnalysisOptions::default()))
-        })
-    }
-
-    /// The balance estimate of `level` before any game (docs/ai.md),
-    /// computed once per content: `None` when it cannot be played.
-    pub fn estimate(&self, level: &Level) -> Option<crate::ai::estimate::Estimate> {
-        let rules = self.doc.pack().rules;
-        cached(&self.estimates, level_key(level, &rules), || {
-            level.playable(rules).ok().and_then(|p| crate::ai::estimate::estimate(p.start()))
-        })
+    /// The analyses the views read, as of this frame ([`Analyses`]).
+    #[must_use]
+    pub const fn analyses(&self) -> &Analyses {
+        &self.analyses
     }
 
     /// Whether the undo history window is open.
@@ -309,33 +268,10 @@ impl EditorApp {
         self.show_history
     }
 
-    /// The board's overlays of `level`, computed once per content.
-    pub fn overlays(&self, level: &Level) -> Arc<Overlays> {
-        cached(&self.overlays, level_key(level, &self.doc.pack().rules), || Arc::new(Overlays::of(level)))
-    }
-
-    /// The overlays of `level` if they were computed already.
+    /// The validation problems of the pack, as of this frame.
     #[must_use]
-    pub fn cached_overlays(&self, level: &Level) -> Option<Arc<Overlays>> {
-        self.overlays.borrow().get(&level_key(level, &self.doc.pack().rules)).cloned()
-    }
-
-    /// The forced win the solver proves from the start of `level` (the
-    /// balance check's first step), computed once per content.
-    pub fn forced_win(&self, level: &Level) -> Option<crate::sim::ForcedWin> {
-        cached(&self.solved, level_key(level, &self.doc.pack().rules), || {
-            let playable = level.playable(self.doc.pack().rules).ok()?;
-            crate::sim::settle(playable.start(), &std::sync::atomic::AtomicBool::new(false))
-        })
-    }
-
-    /// The validation problems of the pack, computed once per edit.
     pub fn pack_problems(&self) -> Arc<Vec<Problem>> {
-        let mut problems = self.problems.borrow_mut();
-        if problems.0 != self.doc.revision() {
-            *problems = (self.doc.revision(), Arc::new(self.doc.pack().problems()));
-        }
-        Arc::clone(&problems.1)
+        self.analyses.problems()
     }
 
     /// The pack being edited.

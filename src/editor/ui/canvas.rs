@@ -5,7 +5,7 @@ use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
 use super::view::{Drag, View};
 use crate::editor::board::{BoardLayout, BoardView, paint_level};
 use crate::editor::command::{Command, Tool};
-use crate::level::edit::{EditOp, Tile};
+use crate::level::edit::Tile;
 use crate::rules::Cell;
 
 /// The tools that paint cell by cell along a drag, and so along a
@@ -18,12 +18,14 @@ impl View<'_> {
     fn board_view(&mut self, level: &crate::level::Level) -> BoardView {
         let app = self.app;
         let mut view = BoardView { hovered: self.local.hovered, ..BoardView::default() };
-        let report = app.report(level);
-        if app.prefs().show_sole_path {
+        if app.prefs().show_sole_path
+            && let Some(report) = app.analyses().report(level)
+        {
             view.sole_path = report.sole_path_cells.iter().copied().collect();
         }
-        if app.prefs().show_routes || app.prefs().show_distances {
-            let overlays = app.overlays(level);
+        if (app.prefs().show_routes || app.prefs().show_distances)
+            && let Some(overlays) = app.analyses().overlays(level)
+        {
             if app.prefs().show_routes {
                 view.routes.clone_from(&overlays.routes);
             }
@@ -221,11 +223,11 @@ impl View<'_> {
                             self.command(Command::Select(Some((drag.start, end))));
                             continue;
                         }
-                        if self.app.tool() == Tool::Rectangle
-                            && let Some(end) = layout.cell_at(pos).or(drag.last)
+                        let primary = drag.button == PointerButton::Primary;
+                        if let Some(end) = layout.cell_at(pos).or(drag.last)
+                            && let Some(op) = self.app.tool().edit_between(drag.start, end, primary)
                         {
-                            let on = drag.button == PointerButton::Primary;
-                            self.command(Command::Paint(EditOp::Rectangle(drag.start, end, on)));
+                            self.command(Command::Paint(op));
                         }
                         if is_brush(self.app.tool()) {
                             self.local.last_painted = drag.last;
@@ -256,19 +258,7 @@ impl View<'_> {
     fn stroke_cell(&mut self, drag: &mut Drag, cell: Cell) {
         let app = self.app;
         let primary = drag.button == PointerButton::Primary;
-        let first = drag.last.is_none();
-        let op = match app.tool() {
-            Tool::Wall => Some(EditOp::Wall(cell, primary)),
-            Tool::Eraser => Some(EditOp::Erase(cell)),
-            Tool::Crate => Some(EditOp::Crate(cell, primary.then_some(app.stage()))),
-            Tool::Goal(p) => Some(EditOp::ToggleGoal(p, cell)),
-            Tool::Fill if first => Some(EditOp::Fill(cell, primary)),
-            Tool::Start(p) if first => Some(EditOp::Start(p, cell)),
-            Tool::GoalRank(p) if first => Some(EditOp::GoalRank(p, cell.rank())),
-            Tool::Flag if first => Some(EditOp::Flag(cell)),
-            _ => None,
-        };
-        if let Some(op) = op {
+        if let Some(op) = app.tool().edit_at(cell, primary, drag.last.is_none(), app.stage()) {
             self.command(Command::Paint(op));
         }
         drag.last = Some(cell);

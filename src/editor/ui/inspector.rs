@@ -44,7 +44,7 @@ impl View<'_> {
         let app = self.app;
         let Some(level) = app.doc().level() else { return };
         let index = app.doc().current();
-        let report = app.report(level);
+        let Some(report) = app.analyses().report(level) else { return };
         let problems: Vec<crate::level::Problem> =
             app.pack_problems().iter().filter(|p| p.field.level() == Some(index)).cloned().collect();
         // The balance check, where one ran on this layout under these
@@ -67,7 +67,8 @@ impl View<'_> {
                 // The solver only for `decided:N`, once per layout.
                 .or_else(|| {
                     matches!(form, Expectation::Decided(_))
-                        .then(|| app.forced_win(level))
+                        .then(|| app.analyses().forced_win(level))
+                        .flatten()
                         .and_then(|forced| crate::sim::meets_decided(form, forced.as_ref()))
                 })
                 .or_else(|| check.and_then(|c| c.meets(form)))
@@ -166,7 +167,7 @@ impl View<'_> {
     fn heat_legend_ui(&mut self, ui: &mut Ui) {
         let app = self.app;
         let Some(level) = app.doc().level().cloned() else { return };
-        let overlays = app.overlays(&level);
+        let Some(overlays) = app.analyses().overlays(&level) else { return };
         let Some(distances) = overlays.distances.as_ref() else {
             ui.label("Distance heat map: the level has no flag.");
             return;
@@ -300,15 +301,16 @@ impl View<'_> {
                 .color(severity_color(Severity::Error)),
         };
         ui.label(summary.strong());
-        if let Some(level) = app.doc().level().cloned() {
-            let report = app.report(&level);
+        if let Some(level) = app.doc().level().cloned()
+            && let Some(report) = app.analyses().report(&level)
+        {
             if let Some(race) = report.race {
                 ui.label(format!(
                     "Race: {} reaches the flag first, by {} action(s). To the flag {} / {} steps, home {} / {}.",
                     race.first_to_flag, race.lead, race.legs[0].to_flag, race.legs[1].to_flag, race.legs[0].to_goal, race.legs[1].to_goal
                 ));
             }
-            if let Some(estimate) = app.estimate(&level) {
+            if let Some(estimate) = app.analyses().estimate(&level) {
                 let accuracy = crate::ai::estimate::ACCURACY;
                 ui.label(format!(
                     "Estimate: the first player ({}) scores {:.0}%, ±{:.0} points on held-out levels.",

@@ -16,9 +16,10 @@ impl View<'_> {
         let problems = app.pack_problems();
         let mine = problems.iter().filter(|p| p.field.level() == Some(index));
         let mut worst = mine.map(|p| p.severity()).min().unwrap_or(Severity::Note);
-        let report = app.report(&level);
-        for f in &report.findings {
-            worst = worst.min(f.severity);
+        if let Some(report) = app.analyses().report(&level) {
+            for f in &report.findings {
+                worst = worst.min(f.severity);
+            }
         }
         worst
     }

@@ -491,7 +491,7 @@ impl View<'_> {
         if !level.floor().has(cell) {
             return None;
         }
-        let overlays = app.cached_overlays(level)?;
+        let overlays = app.analyses().overlays(level)?;
         Some(match overlays.distances.as_ref()?[cell.index()] {
             Some(1) => "1 step from the flag".to_owned(),
             Some(d) => format!("{d} steps from the flag"),
