@@ -746,7 +746,7 @@ fn views_change_the_editor_only_by_commands() {
         assert!(!line.starts_with("pub"), "EditorApp has a public field, a side door: `{line}`");
     }
     for source in sources("editor").iter().filter(|s| s.module.get(1).is_some_and(|u| u == "ui")) {
-        for needle in ["&mut EditorApp", ".apply(", "app_mut", "state_mut"] {
+        for needle in ["&mut EditorApp", ".apply(", "app_mut", "state_mut", "game_mut", "balance_mut", "fixes_mut"] {
             assert!(
                 !source.text.contains(needle),
                 "{} names `{needle}`: a view reads `&EditorApp` and sends commands",
@@ -754,6 +754,35 @@ fn views_change_the_editor_only_by_commands() {
             );
         }
     }
+}
+
+/// The editor's parts own their state: the app, the document and the
+/// sandbox's four parts have no public field (parsed, not matched), so a
+/// change goes through their methods.
+#[test]
+fn the_editor_parts_have_no_public_field() {
+    let parts = ["EditorApp", "Document", "Sandbox", "Game", "BalanceRun", "FixSearch", "SkillTrace", "Analyses"];
+    let mut seen = BTreeSet::new();
+    for source in sources("editor") {
+        let file = syn::parse_file(&source.text).unwrap();
+        for item in &file.items {
+            let syn::Item::Struct(item) = item else { continue };
+            let name = item.ident.to_string();
+            if !parts.contains(&name.as_str()) {
+                continue;
+            }
+            seen.insert(name.clone());
+            for field in &item.fields {
+                assert!(
+                    matches!(field.vis, syn::Visibility::Inherited),
+                    "{}: `{name}` has a public field `{}`",
+                    source.path,
+                    field.ident.as_ref().map(ToString::to_string).unwrap_or_default()
+                );
+            }
+        }
+    }
+    assert_eq!(seen, parts.iter().map(ToString::to_string).collect(), "every part is found");
 }
 
 /// Functions longer than this many lines need a reason in their doc

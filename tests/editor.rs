@@ -11,7 +11,7 @@ use egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use pushcrate::editor::board::BoardLayout;
-use pushcrate::editor::command::{Command, FormField};
+use pushcrate::editor::command::{Command, FormField, Setting};
 use pushcrate::editor::storage::{AppPaths, FileDialogs};
 use pushcrate::editor::{Answer, Bundled, Editor as Window, EditorApp, FileTask, Modal};
 use pushcrate::level::edit::EditOp;
@@ -704,9 +704,9 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     ed.send(Command::OpenBundled(Bundled::Default));
     play(&mut ed, "open");
     {
-        ed.send(Command::SetBalanceChoice(3));
-        ed.send(Command::SetBalanceFixed(true));
-        ed.send(Command::SetBalanceGames(40));
+        ed.send(Command::Set(Setting::BalanceChoice(3)));
+        ed.send(Command::Set(Setting::BalanceFixed(true)));
+        ed.send(Command::Set(Setting::BalanceGames(40)));
     }
     // The panel now sits below the game record, out of view: the button's
     // command.
@@ -725,7 +725,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     assert!(ed.harness.query_by_label_contains("• Of 40 games, player 1 won").is_some(), "the why, in words");
     let home = check.decisions.total(pushcrate::sim::Event::Home);
     assert!(home > 0, "greedy brings the flag home on open");
-    ed.send(Command::ShowDecisions(Some(pushcrate::sim::Event::Home)));
+    ed.send(Command::Set(Setting::Decisions(Some(pushcrate::sim::Event::Home))));
     assert_eq!(sandbox(&ed).balance().decisions_shown(), Some(pushcrate::sim::Event::Home));
     let (cell, n) = check.decisions.top(pushcrate::sim::Event::Home)[0];
     let pos = ed.cell_pos(cell);
@@ -742,9 +742,9 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     play(&mut ed, "pillars");
     assert!(sandbox(&ed).balance().report().is_none());
     {
-        ed.send(Command::SetBalanceChoice(0));
-        ed.send(Command::SetBalanceFixed(false));
-        ed.send(Command::SetBalanceGames(20_000));
+        ed.send(Command::Set(Setting::BalanceChoice(0)));
+        ed.send(Command::Set(Setting::BalanceFixed(false)));
+        ed.send(Command::Set(Setting::BalanceGames(20_000)));
     }
     ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -1508,8 +1508,8 @@ fn suggest_fixes_proposes_previews_and_applies_in_one_undo_step() {
     assert_eq!(ed.level().id, "too-close", "{}", ed.app().status());
     play(&mut ed, "too-close");
     {
-        ed.send(Command::SetBalanceChoice(1)); // expert only
-        ed.send(Command::SetBalanceGames(60));
+        ed.send(Command::Set(Setting::BalanceChoice(1))); // expert only
+        ed.send(Command::Set(Setting::BalanceGames(60)));
     }
     ed.harness.state_mut().command(Command::SuggestFixes);
     ed.harness.run_steps(2);
@@ -1600,7 +1600,7 @@ fn seats_and_check_choices_are_kept_across_levels() {
     ed.key(Modifiers::NONE, Key::F5);
     {
         ed.seats(Seat::Human, Seat::Computer(3));
-        ed.send(Command::SetBalanceChoice(2));
+        ed.send(Command::Set(Setting::BalanceChoice(2)));
     }
     ed.key(Modifiers::NONE, Key::F5);
     ed.select_level("arena");
@@ -1699,7 +1699,7 @@ fn a_command_is_shown_in_the_very_next_frame() {
     ed.settle();
     let idle = ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
     assert!(idle > std::time::Duration::from_secs(1), "at rest the editor waits: {idle:?}");
-    ed.harness.state_mut().command(Command::SetTool(pushcrate::editor::command::Tool::Eraser));
+    ed.harness.state_mut().command(Command::Set(Setting::Tool(pushcrate::editor::command::Tool::Eraser)));
     ed.harness.step();
     let next = ed.harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
     assert_eq!(next, std::time::Duration::ZERO, "the frame after a command is asked for at once");
@@ -2018,14 +2018,14 @@ fn cancelling_a_rerun_keeps_the_finished_verdict() {
     let mut ed = editor();
     play(&mut ed, "open");
     ed.click("Balance");
-    ed.send(Command::SetBalanceChoice(3));
-    ed.send(Command::SetBalanceFixed(true));
-    ed.send(Command::SetBalanceGames(40));
+    ed.send(Command::Set(Setting::BalanceChoice(3)));
+    ed.send(Command::Set(Setting::BalanceFixed(true)));
+    ed.send(Command::Set(Setting::BalanceGames(40)));
     ed.harness.state_mut().command(Command::RunBalance);
     wait_for_balance(&mut ed, 60);
     let (finished, _) = sandbox(&ed).balance().report().cloned().expect("the first run finished");
     assert!(!finished.interrupted);
-    ed.send(Command::SetBalanceGames(100_000));
+    ed.send(Command::Set(Setting::BalanceGames(100_000)));
     ed.harness.state_mut().command(Command::RunBalance);
     ed.harness.run_steps(2);
     assert!(sandbox(&ed).balance().job().is_some(), "the rerun is running");
@@ -2309,11 +2309,11 @@ fn suggest_fixes_takes_the_number_of_edits_from_one_to_three() {
     ed.click("Balance");
     assert!(ed.harness.query_by_label("Edits, at most").is_some());
     assert_eq!(sandbox(&ed).fixes().edits(), 1, "one edit by default");
-    ed.send(Command::SetFixEdits(3));
+    ed.send(Command::Set(Setting::FixEdits(3)));
     assert_eq!(sandbox(&ed).fixes().edits(), 3);
-    ed.send(Command::SetFixEdits(9));
+    ed.send(Command::Set(Setting::FixEdits(9)));
     assert_eq!(sandbox(&ed).fixes().edits(), 3, "at most three");
-    ed.send(Command::SetFixEdits(0));
+    ed.send(Command::Set(Setting::FixEdits(0)));
     assert_eq!(sandbox(&ed).fixes().edits(), 1, "at least one");
 }
 

@@ -283,12 +283,6 @@ pub enum Command {
     Undo,
     /// Redo the last undone edit.
     Redo,
-    /// Choose a tool.
-    SetTool(Tool),
-    /// Choose the crate stage.
-    SetStage(Stage),
-    /// Choose the mirror mode.
-    SetMirror(Mirror),
     /// Go to the next mirror mode.
     CycleMirror,
     /// Show or hide an overlay.
@@ -409,32 +403,48 @@ pub enum Command {
     Deselect,
     /// A dialog's choice.
     Dialog(Answer),
-    /// The board's zoom and pan as the pointer left them (the wheel, a
-    /// pinch, a middle drag).
-    SetZoom(BoardZoom),
-    /// Play: computer-only games' speed, in actions a second.
-    SetSpeed(f32),
-    /// Play: moves are animated, or not.
-    SetAnimate(bool),
-    /// Play: the balance check's games a pairing (its cap, or the fixed
-    /// count).
-    SetBalanceGames(u32),
-    /// Play: the most edits a suggested fix may make, 1 to 3.
-    SetFixEdits(u32),
-    /// Play: the balance check plays a fixed count of games, or stops at
-    /// its sequential verdict.
-    SetBalanceFixed(bool),
-    /// Play: which pairing the balance check plays (an index of the
-    /// sandbox's choices).
-    SetBalanceChoice(usize),
-    /// Play: draw where the last check's games were decided (which
-    /// event), or not.
-    ShowDecisions(Option<crate::sim::Event>),
+    /// A widget's setting: what a control shows or how the next check
+    /// runs, never the document or the game.
+    Set(Setting),
     /// Play: the skill trace, each strength on both sides, in the
     /// background.
     RunSkillTrace,
     /// Play: stop the skill trace, keeping the strengths played.
     CancelSkillTrace,
+}
+
+/// The editor's widget state, as a control sets it: separate from the
+/// commands that change the document, the game or the files. None of them
+/// is an undo step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Setting {
+    /// The board tool.
+    Tool(Tool),
+    /// The crate tool's stage.
+    Stage(Stage),
+    /// The mirror mode of edits.
+    Mirror(Mirror),
+    /// The board's zoom and pan as the pointer left them (the wheel, a
+    /// pinch, a middle drag).
+    Zoom(BoardZoom),
+    /// Play: computer-only games' speed, in actions a second.
+    Speed(f32),
+    /// Play: moves are animated, or not.
+    Animate(bool),
+    /// Play: the balance check's games a pairing (its cap, or the fixed
+    /// count).
+    BalanceGames(u32),
+    /// Play: the most edits a suggested fix may make, 1 to 3.
+    FixEdits(u32),
+    /// Play: the balance check plays a fixed count of games, or stops at
+    /// its sequential verdict.
+    BalanceFixed(bool),
+    /// Play: which pairing the balance check plays (an index of the
+    /// sandbox's choices).
+    BalanceChoice(usize),
+    /// Play: draw where the last check's games were decided (which
+    /// event), or not.
+    Decisions(Option<crate::sim::Event>),
 }
 
 impl Command {
@@ -454,9 +464,9 @@ impl Command {
             Command::Quit => "Quit".into(),
             Command::Undo => "Undo".into(),
             Command::Redo => "Redo".into(),
-            Command::SetTool(tool) => tool.label(),
-            Command::SetStage(stage) => format!("Stage: {stage}"),
-            Command::SetMirror(mirror) => mirror.label().into(),
+            Command::Set(Setting::Tool(tool)) => tool.label(),
+            Command::Set(Setting::Stage(stage)) => format!("Stage: {stage}"),
+            Command::Set(Setting::Mirror(mirror)) => mirror.label().into(),
             Command::CycleMirror => "Next mirror mode".into(),
             Command::ToggleOverlay(overlay) => overlay.label().into(),
             Command::ZoomIn => "Zoom in".into(),
@@ -523,15 +533,17 @@ impl Command {
             Command::FlipStampRanks => "Flip the copy top–bottom".into(),
             Command::RotateStamp => "Turn the copy clockwise".into(),
             Command::Deselect => "Deselect".into(),
-            Command::SetZoom(_) => "Zoom and pan".into(),
-            Command::SetSpeed(_) => "Speed".into(),
-            Command::SetAnimate(_) => "Animate".into(),
-            Command::SetBalanceGames(_) => "Games per pairing".into(),
-            Command::SetFixEdits(_) => "Edits per fix".into(),
-            Command::SetBalanceFixed(_) => "Fixed count".into(),
-            Command::SetBalanceChoice(_) => "Both sides".into(),
-            Command::ShowDecisions(Some(event)) => format!("Show where {} happened", event.describe()),
-            Command::ShowDecisions(None) => "Hide where games were decided".into(),
+            Command::Set(Setting::Zoom(_)) => "Zoom and pan".into(),
+            Command::Set(Setting::Speed(_)) => "Speed".into(),
+            Command::Set(Setting::Animate(_)) => "Animate".into(),
+            Command::Set(Setting::BalanceGames(_)) => "Games per pairing".into(),
+            Command::Set(Setting::FixEdits(_)) => "Edits per fix".into(),
+            Command::Set(Setting::BalanceFixed(_)) => "Fixed count".into(),
+            Command::Set(Setting::BalanceChoice(_)) => "Both sides".into(),
+            Command::Set(Setting::Decisions(Some(event))) => {
+                format!("Show where {} happened", event.describe())
+            }
+            Command::Set(Setting::Decisions(None)) => "Hide where games were decided".into(),
             Command::RunSkillTrace => "Skill trace".into(),
             Command::CancelSkillTrace => "Stop the trace".into(),
         }
@@ -562,7 +574,7 @@ impl Command {
             | Command::FitBoard
             | Command::Dialog(_)
             | Command::ToggleHistory
-            | Command::SetZoom(_) => Scope::Both,
+            | Command::Set(Setting::Zoom(_)) => Scope::Both,
             Command::NewGame
             | Command::Play(_)
             | Command::Arrow(_)
@@ -583,18 +595,18 @@ impl Command {
             | Command::CancelFixes
             | Command::PreviewFix(_)
             | Command::ApplyFix(_)
-            | Command::SetSpeed(_)
-            | Command::SetAnimate(_)
-            | Command::SetBalanceGames(_)
-            | Command::SetFixEdits(_)
-            | Command::SetBalanceFixed(_)
-            | Command::SetBalanceChoice(_)
-            | Command::ShowDecisions(_)
+            | Command::Set(Setting::Speed(_))
+            | Command::Set(Setting::Animate(_))
+            | Command::Set(Setting::BalanceGames(_))
+            | Command::Set(Setting::FixEdits(_))
+            | Command::Set(Setting::BalanceFixed(_))
+            | Command::Set(Setting::BalanceChoice(_))
+            | Command::Set(Setting::Decisions(_))
             | Command::RunSkillTrace
             | Command::CancelSkillTrace => Scope::Play,
-            Command::SetTool(_)
-            | Command::SetStage(_)
-            | Command::SetMirror(_)
+            Command::Set(Setting::Tool(_))
+            | Command::Set(Setting::Stage(_))
+            | Command::Set(Setting::Mirror(_))
             | Command::CycleMirror
             | Command::ToggleOverlay(_)
             | Command::AddLevel
@@ -631,7 +643,7 @@ impl Command {
     pub fn alternative_shortcut(&self) -> Option<KeyboardShortcut> {
         match self {
             Command::Redo => Some(KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)),
-            Command::SetTool(Tool::Wall) => Some(KeyboardShortcut::new(Modifiers::NONE, Key::W)),
+            Command::Set(Setting::Tool(Tool::Wall)) => Some(KeyboardShortcut::new(Modifiers::NONE, Key::W)),
             _ => None,
         }
     }
@@ -660,7 +672,7 @@ impl Command {
             Command::RotateStamp => key(Modifiers::NONE, Key::Z),
             Command::Deselect => key(Modifiers::NONE, Key::Escape),
             Command::Redo => key(ctrl, Key::Y),
-            Command::SetTool(tool) => Some(tool.shortcut()),
+            Command::Set(Setting::Tool(tool)) => Some(tool.shortcut()),
             Command::CycleMirror => key(Modifiers::NONE, Key::M),
             Command::ToggleOverlay(overlay) => Some(overlay.shortcut()),
             Command::ZoomIn => key(ctrl, Key::Equals),
@@ -676,7 +688,7 @@ impl Command {
             Command::ClearLevel => key(ctrl_shift, Key::Backspace),
             Command::TogglePlay => key(Modifiers::NONE, Key::F5),
             Command::GenerateLevel => key(ctrl, Key::G),
-            Command::SetStage(stage) => key(
+            Command::Set(Setting::Stage(stage)) => key(
                 Modifiers::SHIFT,
                 match stage {
                     Stage::Intact => Key::Num1,
@@ -727,8 +739,8 @@ impl Command {
             Command::RotateStamp,
             Command::Deselect,
         ];
-        all.extend(Tool::ALL.map(Command::SetTool));
-        all.extend(Stage::ALL.map(Command::SetStage));
+        all.extend(Tool::ALL.map(|tool| Command::Set(Setting::Tool(tool))));
+        all.extend(Stage::ALL.map(|stage| Command::Set(Setting::Stage(stage))));
         all.extend([Command::CycleMirror, Command::ClearLevel]);
         all.extend(Overlay::ALL.map(Command::ToggleOverlay));
         all.extend([Command::ZoomIn, Command::ZoomOut, Command::FitBoard]);

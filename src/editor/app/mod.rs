@@ -10,17 +10,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+mod checks;
+mod clipboard;
+mod edit;
+mod files;
+mod levels;
 mod play;
+mod view;
 
 use super::analyses::Analyses;
-use super::command::{Command, FormField, Overlay, Tool};
+use super::command::{Command, FormField, Overlay, Setting, Tool};
 use super::dialog::{Answer, FileTask, GenerateForm, Modal, Then};
 use super::document::Document;
-use super::storage::{AppPaths, FileDialogs, Prefs, Recovery, save_pack, write_atomic};
-use crate::level::edit::{Mirror, Region};
+use super::storage::{AppPaths, FileDialogs, Prefs, Recovery};
+use crate::level::edit::Region;
 use crate::level::format::{parse_pack, write_pack};
 use crate::level::{Level, Pack, Problem};
-use crate::rules::{Player, Stage};
+use crate::rules::Stage;
 
 /// The longest time unsaved work goes without a copy in the recovery file.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(10);
@@ -388,269 +394,77 @@ impl EditorApp {
         };
         self.doc.label_next(label);
         match command {
-            Command::UndoTo(done) => {
-                self.doc.go_to(done);
-                self.selected_finding = None;
-            }
-            Command::ToggleHistory => self.show_history = !self.show_history,
-            Command::New => self.after_unsaved(Then::New, ctx),
-            Command::Open => self.after_unsaved(Then::Open(None), ctx),
-            Command::OpenRecent(path) => self.after_unsaved(Then::Open(Some(path)), ctx),
-            Command::OpenBundled(which) => self.after_unsaved(Then::OpenBundled(which), ctx),
-            Command::Quit => self.after_unsaved(Then::Quit, ctx),
-            // A save reports its own outcome; whether it saved matters only
-            // to a caller that goes on after it (quitting, opening).
-            Command::Save => {
-                self.save(false);
-            }
-            Command::SaveAs => {
-                self.save(true);
-            }
-            Command::ExportToml => self.export(false),
-            Command::ExportJson => self.export(true),
-            Command::Undo if self.playing => self.with_game(super::sandbox::Game::undo),
-            Command::Redo if self.playing => self.with_game(super::sandbox::Game::redo),
-            Command::Undo => {
-                self.doc.undo();
-                self.selected_finding = None;
-            }
-            Command::Redo => {
-                self.doc.redo();
-                self.selected_finding = None;
-            }
-            Command::SetTool(tool) => {
-                self.tool = tool;
-                self.pasting = false;
-            }
-            Command::SetStage(stage) => {
-                self.stage = stage;
-                self.tool = Tool::Crate;
-            }
-            Command::SetMirror(mirror) => self.prefs.mirror = mirror,
-            Command::CycleMirror => {
-                let i = Mirror::ALL.iter().position(|&m| m == self.prefs.mirror).unwrap_or(0);
-                self.prefs.mirror = Mirror::ALL[(i + 1) % Mirror::ALL.len()];
-            }
-            Command::ToggleOverlay(overlay) => {
-                let flag = match overlay {
-                    Overlay::SolePath => &mut self.prefs.show_sole_path,
-                    Overlay::Routes => &mut self.prefs.show_routes,
-                    Overlay::Distances => &mut self.prefs.show_distances,
-                };
-                *flag = !*flag;
-            }
-            Command::AddLevel => {
-                let id = self.fresh_id("level");
-                self.doc.edit(|pack, current| {
-                    let at = (*current + 1).min(pack.levels.len());
-                    let mut level = Level::new(id, 9, 9);
-                    level.name = "New level".into();
-                    pack.levels.insert(at, level);
-                    *current = at;
-                });
-                self.selected_finding = None;
-            }
-            Command::DuplicateLevel => {
-                let Some(level) = self.doc.level().cloned() else { return };
-                let id = self.fresh_id(&level.id);
-                self.doc.edit(|pack, current| {
-                    let mut copy = level;
-                    copy.id = id;
-                    copy.name = format!("{} (copy)", copy.name);
-                    pack.levels.insert(*current + 1, copy);
-                    *current += 1;
-                });
-            }
-            Command::DeleteLevel => {
-                self.doc.edit(|pack, current| {
-                    pack.levels.remove(*current);
-                    *current = current.saturating_sub(usize::from(*current >= pack.levels.len()));
-                });
-                self.say("Level deleted (Undo brings it back).");
-                self.selected_finding = None;
-            }
-            Command::MoveLevelUp => self.doc.edit(|pack, current| {
-                pack.levels.swap(*current, *current - 1);
-                *current -= 1;
-            }),
-            Command::MoveLevelDown => self.doc.edit(|pack, current| {
-                pack.levels.swap(*current, *current + 1);
-                *current += 1;
-            }),
-            Command::MoveLevel { from, to } => {
-                let levels = self.doc.pack().levels.len();
-                if from >= levels || to >= levels || from == to {
-                    return;
-                }
-                self.doc.edit(|pack, current| {
-                    let level = pack.levels.remove(from);
-                    pack.levels.insert(to, level);
-                    // The level being edited stays the one being edited.
-                    *current = if *current == from {
-                        to
-                    } else if from < *current && *current <= to {
-                        *current - 1
-                    } else if to <= *current && *current < from {
-                        *current + 1
-                    } else {
-                        *current
-                    };
-                });
-                self.say(format!("Moved the level to place {} of {levels}.", to + 1));
-            }
-            Command::SelectLevel(i) => {
-                self.doc.select(i);
-                self.selection = None;
-                self.pasting = false;
-                self.doc.stop_typing();
-                self.selected_finding = None;
-                if self.playing {
-                    // Play goes on with the newly chosen level.
-                    self.playing = false;
-                    self.toggle_play();
-                }
-            }
-            Command::TogglePlay => self.toggle_play(),
-            Command::ZoomIn => self.zoom = self.zoom.scaled(1.25),
-            Command::ZoomOut => self.zoom = self.zoom.scaled(0.8),
-            Command::FitBoard => self.zoom = crate::editor::board::BoardZoom::default(),
-            Command::GenerateLevel => self.modal = Some(Modal::Generate(self.generate_form.clone())),
-            Command::PreviousLevel => self.apply(Command::SelectLevel(self.doc.current() - 1), ctx),
-            Command::NextLevel => self.apply(Command::SelectLevel(self.doc.current() + 1), ctx),
-            Command::Resize(w, h) => self.doc.apply(crate::level::edit::EditOp::Resize(w, h), Mirror::Off),
-            Command::ClearLevel => self.doc.apply(crate::level::edit::EditOp::Clear, Mirror::Off),
-            Command::SelectFinding(i) => self.selected_finding = i,
-            Command::SetField(field) => self.set_field(field),
-            Command::Paint(op) => {
-                let goals_before = self.default_goal_ranks();
-                self.doc.apply(op, self.prefs.mirror);
-                self.selected_finding = None;
-                // A start square that changes rank takes its default goal
-                // rank with it: say so, since nothing on the tool does.
-                for (player, (before, after)) in
-                    Player::BOTH.into_iter().zip(goals_before.into_iter().zip(self.default_goal_ranks()))
-                {
-                    if let (Some(before), Some(after)) = (before, after)
-                        && before != after
-                    {
-                        self.say(format!(
-                            "{player}'s goal rank moved with its start square, from rank {} to rank {} (its goals are at their default: the start square's rank). Undo takes both back; Goal cells {} sets them apart.",
-                            before + 1,
-                            after + 1,
-                            player.number()
-                        ));
-                    }
-                }
-            }
-            Command::BeginStroke => self.doc.begin_stroke(),
-            Command::EndStroke => self.doc.end_stroke(),
-            Command::NewGame => self.new_game(),
-            Command::Play(action) => self.play_action(action),
-            Command::Arrow(dir) => self.arrow(dir),
-            Command::TogglePlacing => self.with_game(super::sandbox::Game::toggle_placing),
-            // `disabled` refuses an offer that cannot be made, with the
-            // reason, before it gets here.
-            Command::OfferDraw => self.with_game(|s| {
-                s.offer_draw().ok();
-            }),
-            Command::AnswerDraw(accept) => self.with_game(|s| s.answer_draw(accept)),
-            Command::SetSeat(player, seat) => self.with_game(|g| g.set_seat(player, seat)),
-            Command::ToggleRunning => self.with_game(super::sandbox::Game::toggle_running),
-            Command::StepComputer => self.with_game(super::sandbox::Game::step_computer),
-            Command::RestartGame => self.with_game(super::sandbox::Game::restart),
-            Command::ResumeGame => self.with_game(super::sandbox::Game::resume),
-            Command::JumpTo(n) => self.with_game(|s| s.jump(n)),
-            Command::SaveGame => self.save_record(),
-            Command::OpenGame => self.open_record(),
-            Command::RunBalance => self.with_sandbox(|s| s.start_balance(1)),
-            Command::StopGenerating => {
-                if let Some(job) = &self.generating {
-                    job.cancel();
-                }
-            }
-            Command::CancelBalance => self.with_sandbox(|s| s.balance().cancel()),
-            Command::SuggestFixes => self.with_sandbox(|s| s.start_fixes(1)),
-            Command::CancelFixes => self.with_sandbox(|s| s.fixes().cancel()),
-            Command::PreviewFix(which) => self.with_sandbox(|s| s.fixes_mut().set_preview(which)),
-            Command::ApplyFix(i) => self.apply_fix(i),
-            Command::Dialog(answer) => self.answer(answer, ctx),
-            Command::Select(selection) => {
-                self.selection = selection;
-                self.pasting = false;
-            }
-            Command::Copy => self.copy(false, ctx),
-            Command::Cut => self.copy(true, ctx),
-            Command::Paste => {
-                self.pasting = true;
-                self.say(
-                    "Pasting: click where the region's top-left corner goes (Esc or a right click stops).",
-                );
-            }
-            Command::FlipStampFiles | Command::FlipStampRanks | Command::RotateStamp => {
-                let Some(region) = self.clipboard.take() else { return };
-                let (region, done) = match command {
-                    Command::FlipStampFiles => (region.flipped_files(), "flipped left to right"),
-                    Command::FlipStampRanks => (region.flipped_ranks(), "flipped top to bottom"),
-                    _ => (region.rotated(), "turned a quarter clockwise"),
-                };
-                self.say(format!(
-                    "The copy is {done} ({} × {}): click where its top-left corner goes.",
-                    region.width, region.height
-                ));
-                self.clipboard = Some(region);
-                self.pasting = true;
-            }
-            Command::PasteAt(at) => {
-                let Some(region) = self.clipboard.clone() else { return };
-                let mut changed = 0;
-                self.doc.edit(|pack, current| changed = pack.levels[*current].paste_region(&region, at));
-                self.selected_finding = None;
-                self.say(format!(
-                    "Pasted at {at}: {changed} cell(s) changed (start squares and the flag keep their floor). Click again to paste another copy."
-                ));
-            }
-            Command::Deselect => {
-                if self.pasting {
-                    self.pasting = false;
-                    self.say("Pasting stopped.");
-                } else {
-                    self.selection = None;
-                }
-            }
-            Command::SetZoom(zoom) => self.zoom = zoom,
-            Command::SetSpeed(speed) => self.with_game(|g| g.set_speed(speed)),
-            Command::SetAnimate(on) => self.with_game(|g| g.set_animate(on)),
-            Command::SetBalanceGames(games) => self.with_sandbox(|s| s.balance_mut().set_games(games)),
-            Command::SetFixEdits(edits) => self.with_sandbox(|s| s.fixes_mut().set_edits(edits)),
-            Command::SetBalanceFixed(on) => self.with_sandbox(|s| s.balance_mut().set_fixed(on)),
-            Command::ShowDecisions(event) => self.with_sandbox(|s| s.balance_mut().show_decisions(event)),
-            Command::RunSkillTrace => self.with_sandbox(|s| s.start_skill_trace(1)),
-            Command::CancelSkillTrace => self.with_sandbox(|s| s.skill().cancel()),
-            Command::SetBalanceChoice(i) => self.with_sandbox(|s| s.balance_mut().set_choice(i)),
-        }
-    }
-
-    /// Copies the selected region; a cut then clears it to floor, as one
-    /// undo step. The system clipboard gets the region as map rows, so that
-    /// it holds text and the desktop sends the next Ctrl+V to the editor
-    /// (with an empty clipboard it sends nothing), and so that the rows can
-    /// be pasted into a text editor.
-    fn copy(&mut self, cut: bool, ctx: &egui::Context) {
-        let (Some((a, b)), Some(level)) = (self.selection, self.doc.level()) else { return };
-        let region = level.copy_region(a, b);
-        ctx.copy_text(region.text());
-        let (walls, crates) = region.counts();
-        let what =
-            format!("a {} × {} region ({walls} wall(s), {crates} crate(s))", region.width, region.height);
-        self.clipboard = Some(region);
-        if cut {
-            self.doc.edit(|pack, current| {
-                pack.levels[*current].clear_region(a, b);
-            });
-            self.selected_finding = None;
-            self.say(format!("Cut {what}; Ctrl+V pastes it here or in another level."));
-        } else {
-            self.say(format!("Copied {what}; Ctrl+V pastes it here or in another level."));
+            Command::Set(setting) => self.apply_setting(setting),
+            Command::Undo | Command::Redo if self.playing => self.apply_play(command),
+            Command::Dialog(..)
+            | Command::ExportJson
+            | Command::ExportToml
+            | Command::New
+            | Command::Open
+            | Command::OpenBundled(..)
+            | Command::OpenRecent(..)
+            | Command::Quit
+            | Command::Save
+            | Command::SaveAs => self.apply_files(command, ctx),
+            Command::BeginStroke
+            | Command::ClearLevel
+            | Command::EndStroke
+            | Command::Paint(..)
+            | Command::Redo
+            | Command::Resize(..)
+            | Command::SetField(..)
+            | Command::Undo
+            | Command::UndoTo(..) => self.apply_edit(command),
+            Command::AddLevel
+            | Command::DeleteLevel
+            | Command::DuplicateLevel
+            | Command::GenerateLevel
+            | Command::MoveLevel { .. }
+            | Command::MoveLevelDown
+            | Command::MoveLevelUp
+            | Command::NextLevel
+            | Command::PreviousLevel
+            | Command::SelectLevel(..)
+            | Command::StopGenerating => self.apply_levels(command, ctx),
+            Command::Copy
+            | Command::Cut
+            | Command::Deselect
+            | Command::FlipStampFiles
+            | Command::FlipStampRanks
+            | Command::RotateStamp
+            | Command::Paste
+            | Command::PasteAt(..)
+            | Command::Select(..) => self.apply_clipboard(command, ctx),
+            Command::AnswerDraw(..)
+            | Command::Arrow(..)
+            | Command::JumpTo(..)
+            | Command::NewGame
+            | Command::OfferDraw
+            | Command::OpenGame
+            | Command::Play(..)
+            | Command::RestartGame
+            | Command::ResumeGame
+            | Command::SaveGame
+            | Command::SetSeat(..)
+            | Command::StepComputer
+            | Command::TogglePlacing
+            | Command::TogglePlay
+            | Command::ToggleRunning => self.apply_play(command),
+            Command::ApplyFix(..)
+            | Command::CancelBalance
+            | Command::CancelFixes
+            | Command::CancelSkillTrace
+            | Command::PreviewFix(..)
+            | Command::RunBalance
+            | Command::RunSkillTrace
+            | Command::SuggestFixes => self.apply_checks(command),
+            Command::CycleMirror
+            | Command::FitBoard
+            | Command::SelectFinding(..)
+            | Command::ToggleHistory
+            | Command::ToggleOverlay(..)
+            | Command::ZoomIn
+            | Command::ZoomOut => self.apply_view(command),
         }
     }
 
@@ -810,7 +624,7 @@ impl EditorApp {
                 Some("The skill trace is running: one run at a time.".into())
             }
             Command::CancelSkillTrace if skill.is_none() => Some("No skill trace is running.".into()),
-            Command::ShowDecisions(Some(_)) if sandbox.balance().report().is_none() => {
+            Command::Set(Setting::Decisions(Some(_))) if sandbox.balance().report().is_none() => {
                 Some("No balance check has finished on this level yet: Run self-play.".into())
             }
             Command::PreviewFix(Some(i)) | Command::ApplyFix(i)
@@ -820,43 +634,6 @@ impl EditorApp {
             }
             _ => None,
         }
-    }
-
-    /// The rank of each player's start square where its goals are at their
-    /// default (the start square's rank), else `None`.
-    fn default_goal_ranks(&self) -> [Option<u8>; 2] {
-        let Some(level) = self.doc.level() else { return [None, None] };
-        Player::BOTH.map(|p| if level.goals[p].is_none() { level.starts[p].map(|s| s.rank()) } else { None })
-    }
-
-    /// Makes proposal `i` of the last search for fixes to the level, as one
-    /// undo step, and starts a new game on the repaired layout (its
-    /// proposals kept, so that another can be tried after an undo).
-    fn apply_fix(&mut self, i: usize) {
-        let Some(sandbox) = &self.sandbox else { return };
-        let Some(found) = sandbox.fixes().found().cloned() else { return };
-        let Some(proposal) = found.proposals.get(i) else { return };
-        let Some(index) = self.doc.pack().level_index(&found.level) else {
-            self.say("The level of these proposals is no longer in the pack.");
-            return;
-        };
-        let level = proposal.playable.level().clone();
-        self.doc.edit(|pack, current| {
-            pack.levels[index] = level.clone();
-            *current = index;
-        });
-        let edits = proposal.edits.iter().map(crate::repair::Edit::describe).collect::<Vec<_>>().join(", ");
-        // The pack's rules may have changed since the search: the level is
-        // checked under today's.
-        match level.playable(self.doc.pack().rules) {
-            Ok(playable) => {
-                let mut fresh = super::sandbox::Sandbox::new(playable).keeping_choices_of(sandbox);
-                fresh.fixes_mut().keep_found(found);
-                self.sandbox = Some(fresh);
-            }
-            Err(why) => self.say(format!("The repaired level cannot be played: {why}.")),
-        }
-        self.say(format!("Applied proposal {}: {edits}. Undo in edit mode takes it back.", i + 1));
     }
 
     /// Runs `change` on the game under way.
@@ -871,47 +648,6 @@ impl EditorApp {
         if let Some(sandbox) = &mut self.sandbox {
             change(sandbox);
         }
-    }
-
-    /// Applies a form's change to the pack or the current level.
-    fn set_field(&mut self, field: FormField) {
-        let Some(key) = field.typing_key() else {
-            match field {
-                // The form's widgets keep the value within the option's
-                // range, so a refusal cannot happen; if it did, the rule
-                // would stay as it was, which is the right outcome.
-                FormField::Rule(option, value) => self.doc.edit(|pack, _| {
-                    pack.rules.set_number(option, value).ok();
-                }),
-                FormField::Jump(jump) => self.doc.edit(|pack, _| pack.rules.jump = jump),
-                FormField::First(p) => self.doc.edit(|pack, i| pack.levels[*i].first = p),
-                FormField::Expectations(expect) => self.doc.edit(|pack, i| pack.levels[*i].expect = expect),
-                FormField::DefaultGoals(p) => {
-                    self.doc.apply(crate::level::edit::EditOp::DefaultGoals(p), Mirror::Off);
-                }
-                _ => {}
-            }
-            return;
-        };
-        let text = |t: String| Some(t).filter(|t| !t.is_empty());
-        self.doc.edit_text(key, |pack, i| match field {
-            FormField::PackName(name) => pack.name = name,
-            FormField::PackAuthor(author) => pack.author = text(author),
-            FormField::PackDescription(description) => pack.description = text(description),
-            FormField::LevelId(id) => pack.levels[i].id = id,
-            FormField::LevelName(name) => pack.levels[i].name = name,
-            FormField::LevelAuthor(author) => pack.levels[i].author = text(author),
-            FormField::LevelTags(tags) => {
-                pack.levels[i].tags =
-                    tags.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
-            }
-            FormField::LevelNotes(notes) => pack.levels[i].notes = text(notes),
-            FormField::Rule(..)
-            | FormField::Jump(_)
-            | FormField::First(_)
-            | FormField::DefaultGoals(_)
-            | FormField::Expectations(_) => {}
-        });
     }
 
     /// Puts `text` in the status bar until the document or the game
@@ -945,13 +681,6 @@ impl EditorApp {
             }
             Some(_) => {}
         }
-    }
-
-    fn fresh_id(&self, base: &str) -> String {
-        let base: String =
-            base.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
-        let base = if base.is_empty() { "level".to_owned() } else { base };
-        (2..).map(|n| format!("{base}-{n}")).find(|id| self.doc.pack().level(id).is_none()).unwrap_or(base)
     }
 
     /// Asks about unsaved changes before `then`, or does it at once.
@@ -1040,63 +769,6 @@ impl EditorApp {
         } else {
             format!("Opened {name}: {errors} problem(s) to fix, shown beside the board.")
         });
-    }
-
-    /// Saves the pack (asking where when it has no file, or when `ask`).
-    /// Returns whether it was saved.
-    fn save(&mut self, ask: bool) -> bool {
-        let path = match (self.doc.path(), ask) {
-            (Some(path), false) => path.to_path_buf(),
-            _ => match self.pick_save(FileTask::SaveAs) {
-                Some(path) => path,
-                None => return false,
-            },
-        };
-        self.save_to(path)
-    }
-
-    /// Saves the pack to `path`. Returns whether it was saved.
-    fn save_to(&mut self, path: PathBuf) -> bool {
-        // Comments and order are kept when saving over the file they came
-        // from, and when saving a bundled pack's copy (which has no file,
-        // only the text the binary holds).
-        let source = match self.doc.path() {
-            Some(from) if from != path => None,
-            _ => self.doc.source(),
-        };
-        match save_pack(&path, self.doc.pack(), source) {
-            Ok(text) => {
-                self.say(format!("Saved {}.", path.display()));
-                self.prefs.remember(&path);
-                self.doc.mark_saved(path, text);
-                self.clear_recovery();
-                self.save_prefs();
-                true
-            }
-            Err(e) => {
-                self.modal = Some(Modal::Error(crate::diagnostics::error_text(&e)));
-                false
-            }
-        }
-    }
-
-    fn export(&mut self, json: bool) {
-        let task = if json { FileTask::ExportJson } else { FileTask::ExportToml };
-        if let Some(path) = self.pick_save(task) {
-            self.export_to(&path, json);
-        }
-    }
-
-    fn export_to(&mut self, path: &Path, json: bool) {
-        let text = if json {
-            crate::level::write_pack_json(self.doc.pack()).map_err(anyhow::Error::from)
-        } else {
-            Ok(write_pack(self.doc.pack()))
-        };
-        match text.and_then(|t| write_atomic(path, &t)) {
-            Ok(()) => self.say(format!("Exported {}.", path.display())),
-            Err(e) => self.modal = Some(Modal::Error(crate::diagnostics::error_text(&e))),
-        }
     }
 
     /// Keeps the recovery file at most [`AUTOSAVE_EVERY`] behind the

@@ -4,10 +4,40 @@
 //! commands.
 
 use super::{EditorApp, Modal};
+use crate::editor::command::Command;
 use crate::editor::sandbox::{MOTION, Sandbox, Seat, announce};
 use crate::rules::{Action, Dir};
 
 impl EditorApp {
+    /// Runs a command of play mode ([`EditorApp::apply`] has checked it).
+    pub(super) fn apply_play(&mut self, command: Command) {
+        match command {
+            Command::Undo if self.playing => self.with_game(crate::editor::sandbox::Game::undo),
+            Command::Redo if self.playing => self.with_game(crate::editor::sandbox::Game::redo),
+            Command::TogglePlay => self.toggle_play(),
+            Command::NewGame => self.new_game(),
+            Command::Play(action) => self.play_action(action),
+            Command::Arrow(dir) => self.arrow(dir),
+            Command::TogglePlacing => self.with_game(crate::editor::sandbox::Game::toggle_placing),
+            // `disabled` refuses an offer that cannot be made, with the
+            // reason, before it gets here.
+            Command::OfferDraw => self.with_game(|s| {
+                s.offer_draw().ok();
+            }),
+            Command::AnswerDraw(accept) => self.with_game(|s| s.answer_draw(accept)),
+            Command::SetSeat(player, seat) => self.with_game(|g| g.set_seat(player, seat)),
+            Command::ToggleRunning => self.with_game(crate::editor::sandbox::Game::toggle_running),
+            Command::StepComputer => self.with_game(crate::editor::sandbox::Game::step_computer),
+            Command::RestartGame => self.with_game(crate::editor::sandbox::Game::restart),
+            Command::ResumeGame => self.with_game(crate::editor::sandbox::Game::resume),
+            Command::JumpTo(n) => self.with_game(|s| s.jump(n)),
+            Command::SaveGame => self.save_record(),
+            Command::OpenGame => self.open_record(),
+            // `apply` sends each area only its own commands.
+            _ => {}
+        }
+    }
+
     /// Switches the current level between editing and playing. Playing
     /// never changes the level; coming back to play resumes the game.
     pub(super) fn toggle_play(&mut self) {

@@ -4,7 +4,7 @@ use egui::{PointerButton, Role, Sense, Ui, WidgetInfo};
 
 use super::view::{Drag, View};
 use crate::editor::board::{BoardLayout, BoardView, paint_level};
-use crate::editor::command::{Command, Tool};
+use crate::editor::command::{Command, Setting, Tool};
 use crate::level::edit::Tile;
 use crate::rules::Cell;
 
@@ -75,7 +75,7 @@ impl View<'_> {
             zoom = zoom.panned(response.drag_delta(), &layout(zoom));
         }
         if zoom != before {
-            self.command(Command::SetZoom(zoom));
+            self.command(Command::Set(Setting::Zoom(zoom)));
         }
         layout(zoom)
     }

@@ -24,7 +24,7 @@ use egui::{Button, CentralPanel, Panel, RichText, ScrollArea, Ui};
 
 use super::app::EditorApp;
 use super::board::player_color;
-use super::command::{Command, Overlay, Tool};
+use super::command::{Command, Overlay, Setting, Tool};
 use super::dialog::Bundled;
 use crate::level::edit::Mirror;
 use crate::rules::Stage;
@@ -346,11 +346,11 @@ impl View<'_> {
                 self.command_button(ui, Command::Deselect);
                 ui.separator();
                 for tool in Tool::ALL {
-                    self.command_button(ui, Command::SetTool(tool));
+                    self.command_button(ui, Command::Set(Setting::Tool(tool)));
                 }
                 ui.separator();
                 for stage in Stage::ALL {
-                    self.command_button(ui, Command::SetStage(stage));
+                    self.command_button(ui, Command::Set(Setting::Stage(stage)));
                 }
                 ui.separator();
                 self.command_button(ui, Command::CycleMirror);
@@ -414,7 +414,7 @@ impl View<'_> {
                     .add(Button::selectable(app.tool() == tool, text))
                     .on_hover_text(format!("{} ({shortcut})", tool.help()));
                 if response.clicked() {
-                    self.command(Command::SetTool(tool));
+                    self.command(Command::Set(Setting::Tool(tool)));
                 }
             }
             // The painting options and the overlays on a row of their own,
@@ -430,12 +430,12 @@ impl View<'_> {
                     .selected_text(app.stage().name())
                     .show_ui(ui, |ui| {
                         for stage in Stage::ALL {
-                            let shortcut = Command::SetStage(stage)
+                            let shortcut = Command::Set(Setting::Stage(stage))
                                 .shortcut()
                                 .map(|s| ui.ctx().format_shortcut(&s))
                                 .unwrap_or_default();
                             if ui.selectable_label(app.stage() == stage, format!("{stage} ({shortcut})")).clicked() {
-                                self.command(Command::SetStage(stage));
+                                self.command(Command::Set(Setting::Stage(stage)));
                             }
                         }
                     })
@@ -449,7 +449,7 @@ impl View<'_> {
                     .show_ui(ui, |ui| {
                         for mirror in Mirror::ALL {
                             if ui.selectable_label(app.prefs().mirror == mirror, mirror.label()).clicked() {
-                                self.command(Command::SetMirror(mirror));
+                                self.command(Command::Set(Setting::Mirror(mirror)));
                             }
                         }
                     })

@@ -10,7 +10,7 @@ use egui_plot::{Bar, BarChart, Line, Plot};
 use super::view::View;
 use crate::ai::Agent;
 use crate::editor::board::{BoardLayout, BoardView, paint_position, player_color};
-use crate::editor::command::Command;
+use crate::editor::command::{Command, Setting};
 use crate::editor::sandbox::{BALANCE_CHOICES, MOTION, Motion, Seat, announce};
 use crate::rules::{Action, ActionKind, Outcome, Player};
 
@@ -237,7 +237,7 @@ impl View<'_> {
                     ui.add(egui::Slider::new(&mut speed, 0.5..=20.0).suffix(" actions/s").logarithmic(true))
                         .labelled_by(speed_label.id);
                     if speed != sandbox.game().speed() {
-                        self.command(Command::SetSpeed(speed));
+                        self.command(Command::Set(Setting::Speed(speed)));
                     }
                 }
             });
@@ -249,7 +249,7 @@ impl View<'_> {
             if let Some(sandbox) = app.sandbox() {
                 let mut animate = sandbox.game().animate();
                 if ui.checkbox(&mut animate, "Animate").changed() {
-                    self.command(Command::SetAnimate(animate));
+                    self.command(Command::Set(Setting::Animate(animate)));
                 }
             }
         });
@@ -301,14 +301,14 @@ impl View<'_> {
                             "Games per pairing: the cap of the sequential check, which stops as soon as its verdict is settled, or the number played with a fixed count",
                         );
                     if games != sandbox.balance().games() {
-                        self.command(Command::SetBalanceGames(games));
+                        self.command(Command::Set(Setting::BalanceGames(games)));
                     }
                     let mut fixed = sandbox.balance().fixed();
                     ui.checkbox(&mut fixed, "Fixed count").on_hover_text(
                         "Play every game instead of stopping at the sequential test's verdict: the slow check, for comparison",
                     );
                     if fixed != sandbox.balance().fixed() {
-                        self.command(Command::SetBalanceFixed(fixed));
+                        self.command(Command::Set(Setting::BalanceFixed(fixed)));
                     }
                     let mut choice = sandbox.balance().choice();
                     let label = ui.label("Agents").on_hover_text(
@@ -328,7 +328,7 @@ impl View<'_> {
                             "A verdict is the level's only under strong play: by default the level is played by expert and by deep (six turns on a budget) and called balanced or unbalanced only where both agree; one weaker pairing is faster and its verdict is that pairing's",
                         );
                     if choice != sandbox.balance().choice() {
-                        self.command(Command::SetBalanceChoice(choice));
+                        self.command(Command::Set(Setting::BalanceChoice(choice)));
                     }
                 }
                 self.command_button(ui, Command::RunBalance);
@@ -384,7 +384,7 @@ impl View<'_> {
         );
         ui.horizontal_wrapped(|ui| {
             if ui.selectable_label(shown.is_none(), "off").clicked() && shown.is_some() {
-                self.command(Command::ShowDecisions(None));
+                self.command(Command::Set(Setting::Decisions(None)));
             }
             for event in Event::ALL {
                 let total = d.total(event);
@@ -393,11 +393,11 @@ impl View<'_> {
                 }
                 let text = format!("{} ({total})", event_label(event));
                 if ui.selectable_label(shown == Some(event), text).on_hover_text(event.describe()).clicked() {
-                    self.command(Command::ShowDecisions(if shown == Some(event) {
+                    self.command(Command::Set(Setting::Decisions(if shown == Some(event) {
                         None
                     } else {
                         Some(event)
-                    }));
+                    })));
                 }
             }
         });
@@ -476,7 +476,7 @@ impl View<'_> {
                         "The most edits a fix may make, as `pushcrate repair --max-edits`: more edits find fixes for levels further from balance, and take longer (a mirrored pair counts as one)",
                     );
                 if edits != sandbox.fixes().edits() {
-                    self.command(Command::SetFixEdits(edits));
+                    self.command(Command::Set(Setting::FixEdits(edits)));
                 }
             }
             self.command_button(ui, Command::SuggestFixes);
