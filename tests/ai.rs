@@ -17,6 +17,12 @@ fn bundled_playable(id: &str) -> pushcrate::level::Playable {
     pack.level(id).unwrap().playable(pack.rules).unwrap()
 }
 
+/// The greedy check of `playable` under `config`, its games dropped.
+fn greedy_check(playable: &pushcrate::level::Playable, config: &Config) -> BalanceCheck {
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    sim::check_balance(playable, sim::Plan::only(&[[config.agents[0]; 2]]), config, &|_| {}, &stop).0
+}
+
 /// The start of a level of either bundled pack.
 fn bundled(id: &str) -> GameState {
     let pack = Pack::bundled_with(id).unwrap();
@@ -705,13 +711,7 @@ fn a_forced_win_settles_the_balance_check() {
         "{}",
         check.summary()
     );
-    let (check, _) = sim::check_balance(
-        &bundled_playable("open"),
-        sim::Plan::only(&[[greedy, greedy]]),
-        &config,
-        &|_| {},
-        &stop,
-    );
+    let check = greedy_check(&bundled_playable("open"), &config);
     assert!(check.forced_win.is_none());
     assert_ne!(check.verdict, BalanceVerdict::Decided);
 }
@@ -1050,13 +1050,7 @@ fn undecided_games_are_explained_by_static_findings() {
     let codes: Vec<_> = check.explained_by.iter().map(|f| f.code).collect();
     assert!(codes.contains(&pushcrate::analysis::FindingCode::Standoff), "{codes:?}");
     assert!(check.summary().contains("explained by"), "{}", check.summary());
-    let (check, _) = sim::check_balance(
-        &bundled_playable("open"),
-        sim::Plan::only(&[[greedy, greedy]]),
-        &config,
-        &|_| {},
-        &stop,
-    );
+    let check = greedy_check(&bundled_playable("open"), &config);
     assert!(!check.undecided && check.explained_by.is_empty());
 }
 

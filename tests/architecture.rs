@@ -746,7 +746,9 @@ fn views_change_the_editor_only_by_commands() {
         assert!(!line.starts_with("pub"), "EditorApp has a public field, a side door: `{line}`");
     }
     for source in sources("editor").iter().filter(|s| s.module.get(1).is_some_and(|u| u == "ui")) {
-        for needle in ["&mut EditorApp", ".apply(", "app_mut", "state_mut", "game_mut", "balance_mut", "fixes_mut"] {
+        for needle in
+            ["&mut EditorApp", ".apply(", "app_mut", "state_mut", "game_mut", "balance_mut", "fixes_mut"]
+        {
             assert!(
                 !source.text.contains(needle),
                 "{} names `{needle}`: a view reads `&EditorApp` and sends commands",
@@ -761,7 +763,8 @@ fn views_change_the_editor_only_by_commands() {
 /// change goes through their methods.
 #[test]
 fn the_editor_parts_have_no_public_field() {
-    let parts = ["EditorApp", "Document", "Sandbox", "Game", "BalanceRun", "FixSearch", "SkillTrace", "Analyses"];
+    let parts =
+        ["EditorApp", "Document", "Sandbox", "Game", "BalanceRun", "FixSearch", "SkillTrace", "Analyses"];
     let mut seen = BTreeSet::new();
     for source in sources("editor") {
         let file = syn::parse_file(&source.text).unwrap();

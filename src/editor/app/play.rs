@@ -50,22 +50,8 @@ impl EditorApp {
         }
         let Some(level) = self.doc.level().cloned() else { return };
         let same_game = self.sandbox.as_ref().is_some_and(|s| s.game().level().id == level.id);
-        if !same_game {
-            match level.playable(self.doc.pack().rules) {
-                Ok(playable) => {
-                    // Who plays, and how the panel checks balance, are the
-                    // designer's choices for the pack, not for one level.
-                    let sandbox = Sandbox::new(playable);
-                    self.sandbox = Some(match &self.sandbox {
-                        Some(old) => sandbox.keeping_choices_of(old),
-                        None => sandbox,
-                    });
-                }
-                Err(why) => {
-                    self.say(format!("This level cannot be played: {why}."));
-                    return;
-                }
-            }
+        if !same_game && !self.start_game(&level) {
+            return;
         }
         self.playing = true;
         self.say("Playing. F5 returns to editing.");
@@ -73,7 +59,16 @@ impl EditorApp {
 
     /// Starts a new game on the current layout.
     pub(super) fn new_game(&mut self) {
-        let Some(level) = self.doc.level().cloned() else { return };
+        if let Some(level) = self.doc.level().cloned() {
+            self.start_game(&level);
+        }
+    }
+
+    /// A new sandbox on `level`, with the designer's choices of the last
+    /// one (who plays, how the panel checks balance: choices for the pack,
+    /// not for one level). Returns whether the level can be played; if
+    /// not, the status bar says why.
+    fn start_game(&mut self, level: &crate::level::Level) -> bool {
         match level.playable(self.doc.pack().rules) {
             Ok(playable) => {
                 let sandbox = Sandbox::new(playable);
@@ -81,8 +76,12 @@ impl EditorApp {
                     Some(old) => sandbox.keeping_choices_of(old),
                     None => sandbox,
                 });
+                true
             }
-            Err(why) => self.say(format!("This level cannot be played: {why}.")),
+            Err(why) => {
+                self.say(format!("This level cannot be played: {why}."));
+                false
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 //! [`MazeGraph`]: the open cells of a board as a petgraph graph, behind
 //! methods that speak in cells.
 
-use petgraph::algo::{articulation_points::articulation_points, astar, dijkstra};
+use petgraph::algo::{articulation_points::articulation_points, astar};
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::visit::{Bfs, NodeFiltered};
 
@@ -64,13 +64,7 @@ impl MazeGraph {
     /// Step distances from `from` to every open cell it reaches.
     #[must_use]
     pub fn distances(&self, from: Cell) -> [Option<u16>; Cell::COUNT] {
-        let mut out = [None; Cell::COUNT];
-        if let Some(start) = self.node(from) {
-            for (node, d) in dijkstra(&self.graph, start, None, |_| 1u16) {
-                out[self.graph[node].index()] = Some(d);
-            }
-        }
-        out
+        (Bitboard::from_cell(from) & self.open).rings(self.open).distances()
     }
 
     /// The open cells reachable from `from`.

@@ -172,25 +172,7 @@ fn walk_ahead(state: &GameState, home: bool) -> Option<Runaway> {
 /// One shortest path from `from` to a cell of `to` over `open` cells: the
 /// cells stepped onto, `from` not included.
 fn shortest_path(from: Cell, to: Bitboard, open: Bitboard) -> Option<Vec<Cell>> {
-    // Rings of cells by distance from `from`, then back from the end.
-    let mut rings = vec![Bitboard::from_cell(from)];
-    let mut seen = Bitboard::from_cell(from);
-    while !(rings[rings.len() - 1] & to).any() {
-        let next = rings[rings.len() - 1].dilate() & (open - seen);
-        if next.is_empty() {
-            return None;
-        }
-        seen |= next;
-        rings.push(next);
-    }
-    let mut cell = (rings[rings.len() - 1] & to).first()?;
-    let mut path = vec![cell];
-    for ring in rings[1..rings.len() - 1].iter().rev() {
-        cell = (Bitboard::from_cell(cell).dilate() & *ring).first()?;
-        path.push(cell);
-    }
-    path.reverse();
-    Some(path)
+    Bitboard::from_cell(from).rings(open).path_to(to)
 }
 
 /// Whether every cell of `path` cuts `floor` between `from` and `to`.

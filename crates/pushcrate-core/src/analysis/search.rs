@@ -46,16 +46,10 @@ pub(super) const FAR: u8 = u8::MAX;
 /// no way.
 pub(super) fn bfs(seed: Bitboard, floor: Bitboard) -> [u8; Cell::COUNT] {
     let mut out = [FAR; Cell::COUNT];
-    let mut seen = seed & floor;
-    let mut frontier = seen;
-    let mut d = 0u8;
-    while frontier.any() {
-        for c in frontier {
-            out[c.index()] = d;
+    for (d, ring) in (seed & floor).rings(floor).with_steps() {
+        for c in ring {
+            out[c.index()] = u8::try_from(d).unwrap_or(FAR);
         }
-        frontier = frontier.dilate() & (floor - seen);
-        seen |= frontier;
-        d = d.saturating_add(1);
     }
     out
 }

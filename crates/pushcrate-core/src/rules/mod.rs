@@ -8,6 +8,7 @@ mod bitboard;
 mod options;
 pub mod path;
 mod perft;
+mod rings;
 mod setup;
 mod state;
 mod transform;
@@ -22,6 +23,7 @@ pub use options::{
 };
 pub use path::{Route, RouteEnds, RouteSet};
 pub use perft::{divide, perft, perft_full, perft_until};
+pub use rings::Rings;
 pub use setup::{Piece, Setup, SetupProblem};
 pub use state::{DrawOfferError, GameState, IllegalAction, Outcome, SetupError, WinKind};
 pub use transform::Transform;

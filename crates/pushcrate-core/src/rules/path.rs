@@ -177,15 +177,12 @@ struct Layers {
 impl Layers {
     fn from(start: Cell, open: Bitboard) -> Layers {
         let mut layers = [Bitboard::EMPTY; Cell::COUNT + 1];
-        let mut region = Bitboard::from_cell(start) & open;
-        let mut frontier = region;
+        let mut region = Bitboard::EMPTY;
         let mut depth = 0;
-        layers[0] = frontier;
-        while frontier.any() {
-            frontier = frontier.dilate() & (open - region);
-            region |= frontier;
+        for (_, ring) in (Bitboard::from_cell(start) & open).rings(open).with_steps() {
+            layers[depth] = ring;
+            region |= ring;
             depth += 1;
-            layers[depth] = frontier;
         }
         Layers { layers, depth, region }
     }
