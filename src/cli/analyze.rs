@@ -322,12 +322,7 @@ impl Outcome {
             Verified::Fails => "fails",
             Verified::Unchecked => "unchecked",
         };
-        serde_json::json!({
-            "level": self.level,
-            "expectation": self.expectation.to_string(),
-            "result": result,
-            "why": self.why,
-        })
+        super::report::expectation(&self.level, &self.expectation.to_string(), result, &self.why)
     }
 }
 

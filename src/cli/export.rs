@@ -244,7 +244,7 @@ fn generated_shard(
         .map(|g| super::shard::LevelPart {
             level: g.level.id.clone(),
             text: write_pack(&Pack { levels: vec![g.level.clone()], ..header.clone() }),
-            json: serde_json::json!({ "note": generated_note(g) }),
+            json: super::report::note(&generated_note(g)),
             tally: [0; 3],
             fails: false,
         })

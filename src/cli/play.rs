@@ -193,19 +193,7 @@ pub(super) fn moves(args: &MovesArgs) -> anyhow::Result<u8> {
             out(&text)?;
         }
         OutputFormat::Json => {
-            let list: Vec<serde_json::Value> = actions
-                .iter()
-                .map(|&a| {
-                    let kind = state.check(a).map(|k| format!("{k:?}").to_lowercase()).unwrap_or_default();
-                    serde_json::json!({ "action": a.to_string(), "kind": kind })
-                })
-                .collect();
-            let report = serde_json::json!({
-                "level": args.position.level,
-                "to_move": if state.is_over() { serde_json::Value::Null } else { state.turn().number().into() },
-                "over": state.is_over(),
-                "actions": list,
-            });
+            let report = super::report::legal_actions(&args.position.level, &state, &actions);
             out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
         }
     }

@@ -3,13 +3,12 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use serde_json::{Value, json};
 
 use super::{EXIT_INTERRUPTED, EXIT_OK, OutputFormat, clean, err, load_valid, out};
 use crate::files::{Output, is_json, same_file};
 use crate::level::render::diagram;
-use crate::repair::{Edit, Options, Progress, Proposal, Repair, repair};
-use crate::rules::{Bitboard, Player};
+use crate::repair::{Edit, Options, Progress, Repair, repair};
+use crate::rules::Bitboard;
 use crate::sim::Rate;
 
 /// What `repair` was asked.
@@ -62,62 +61,6 @@ fn interval(rate: Rate) -> String {
 
 fn edits_text(edits: &[Edit]) -> String {
     edits.iter().map(Edit::describe).collect::<Vec<_>>().join(", ")
-}
-
-fn edit_json(edit: &Edit) -> Value {
-    match *edit {
-        Edit::Wall { cell } => json!({ "edit": "wall", "cell": cell.to_string() }),
-        Edit::Floor { cell } => json!({ "edit": "floor", "cell": cell.to_string() }),
-        Edit::Start { player, from, to } => {
-            json!({ "edit": "start", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
-        }
-        Edit::Goal { player, from, to } => {
-            json!({ "edit": "goal", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
-        }
-        Edit::Flag { from, to } => json!({ "edit": "flag", "from": from.to_string(), "to": to.to_string() }),
-        Edit::AddCrate { cell } => json!({ "edit": "add-crate", "cell": cell.to_string() }),
-        Edit::RemoveCrate { cell } => json!({ "edit": "remove-crate", "cell": cell.to_string() }),
-    }
-}
-
-fn proposal_json(p: &Proposal, before: Rate) -> Value {
-    let check = p.check.as_ref().map(|c| {
-        json!({
-            "verdict": c.verdict.name(),
-            "favoured": c.favoured.map(Player::number),
-            "pairings": c.runs.iter().map(|r| json!({
-                "agents": r.agents,
-                "games": r.games,
-                "first_player_score": super::report::rate(&r.first_player_score),
-                "sequential": r.sequential.map(|s| s.decision.describe()),
-            })).collect::<Vec<_>>(),
-        })
-    });
-    json!({
-        "edits": p.edits.iter().map(edit_json).collect::<Vec<_>>(),
-        "balanced": p.is_balanced(),
-        "verdict": p.verdict(before),
-        "steps": p.steps,
-        "score": super::report::rate(&p.score()),
-        "quick": { "games": p.quick_games, "first_player_score": super::report::rate(&p.quick) },
-        "check": check,
-        "games": p.games,
-        "seconds": p.seconds,
-    })
-}
-
-fn report_json(r: &Repair) -> Value {
-    json!({
-        "level": r.level,
-        "before": { "games": r.before_games, "first_player_score": super::report::rate(&r.before) },
-        "proposals": r.proposals.iter().map(|p| proposal_json(p, r.before)).collect::<Vec<_>>(),
-        "screened": r.screened,
-        "estimate_dropped": r.estimate_dropped,
-        "decided": r.decided,
-        "played": r.played,
-        "games": r.games,
-        "interrupted": r.interrupted,
-    })
 }
 
 fn report_text(r: &Repair, seconds: f64) -> String {
@@ -225,8 +168,8 @@ pub(super) fn repair_command(args: &RepairArgs) -> anyhow::Result<u8> {
     match args.format {
         OutputFormat::Text => out(&report_text(&found, seconds))?,
         OutputFormat::Json => {
-            let mut value = report_json(&found);
-            value["seconds"] = json!(seconds);
+            let mut value = super::report::repair(&found);
+            value["seconds"] = seconds.into();
             out(&format!("{}\n", serde_json::to_string_pretty(&value)?))?;
         }
     }

@@ -3,13 +3,17 @@
 //! `Cell`, `Action`) and know nothing of serialisation; this module turns
 //! them into the documented layouts (docs/analysis.md, docs/ai.md) at the
 //! edge, so that a layout change is made here, in one place, and a domain
-//! type can change without changing what clients read.
+//! type can change without changing what clients read. Every report a
+//! command prints is built here; the conformance suite's data files
+//! (docs/conformance.md), a format of their own, are written by
+//! `conformance.rs`.
 
 use serde_json::{Value, json};
 
 use crate::analysis::{Answer, Finding, LevelReport, Race, RouteProof, SearchReport, Symmetry, Witness};
-use crate::rules::{Action, Cell, Player};
-use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Question, Rate, Report, Sequential};
+use crate::repair::{Edit, Proposal, Repair};
+use crate::rules::{Action, Cell, GameState, Player};
+use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Question, Rate, Report, Sequential, TracePoint};
 
 fn cells(cells: &[Cell]) -> Value {
     cells.iter().map(ToString::to_string).collect()
@@ -257,4 +261,187 @@ fn decisions(d: &crate::sim::Decisions) -> Value {
         "flag_wins": d.flag_wins,
         "cells": cells,
     })
+}
+
+fn edit_json(edit: &Edit) -> Value {
+    match *edit {
+        Edit::Wall { cell } => json!({ "edit": "wall", "cell": cell.to_string() }),
+        Edit::Floor { cell } => json!({ "edit": "floor", "cell": cell.to_string() }),
+        Edit::Start { player, from, to } => {
+            json!({ "edit": "start", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
+        }
+        Edit::Goal { player, from, to } => {
+            json!({ "edit": "goal", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
+        }
+        Edit::Flag { from, to } => json!({ "edit": "flag", "from": from.to_string(), "to": to.to_string() }),
+        Edit::AddCrate { cell } => json!({ "edit": "add-crate", "cell": cell.to_string() }),
+        Edit::RemoveCrate { cell } => json!({ "edit": "remove-crate", "cell": cell.to_string() }),
+    }
+}
+
+fn proposal_json(p: &Proposal, before: Rate) -> Value {
+    let check = p.check.as_ref().map(|c| {
+        json!({
+            "verdict": c.verdict.name(),
+            "favoured": c.favoured.map(Player::number),
+            "pairings": c.runs.iter().map(|r| json!({
+                "agents": r.agents,
+                "games": r.games,
+                "first_player_score": rate(&r.first_player_score),
+                "sequential": r.sequential.map(|s| s.decision.describe()),
+            })).collect::<Vec<_>>(),
+        })
+    });
+    json!({
+        "edits": p.edits.iter().map(edit_json).collect::<Vec<_>>(),
+        "balanced": p.is_balanced(),
+        "verdict": p.verdict(before),
+        "steps": p.steps,
+        "score": rate(&p.score()),
+        "quick": { "games": p.quick_games, "first_player_score": rate(&p.quick) },
+        "check": check,
+        "games": p.games,
+        "seconds": p.seconds,
+    })
+}
+
+/// A repair's report: the level as it is, each proposal with its edits,
+/// scores and check, and what the search screened and played.
+#[must_use]
+pub fn repair(r: &Repair) -> Value {
+    json!({
+        "level": r.level,
+        "before": { "games": r.before_games, "first_player_score": rate(&r.before) },
+        "proposals": r.proposals.iter().map(|p| proposal_json(p, r.before)).collect::<Vec<_>>(),
+        "screened": r.screened,
+        "estimate_dropped": r.estimate_dropped,
+        "decided": r.decided,
+        "played": r.played,
+        "games": r.games,
+        "interrupted": r.interrupted,
+    })
+}
+
+/// `solve`'s answer from a position of `level`: the side to move, the
+/// depth and budget asked (`limits`), the positions searched and the answer.
+#[must_use]
+pub fn solve(level: &str, state: &GameState, limits: (u32, u64), nodes: u64, verdict: &Answer) -> Value {
+    json!({
+        "level": level,
+        "to_move": state.turn().number(),
+        "depth": limits.0,
+        "budget": limits.1,
+        "nodes": nodes,
+        "verdict": answer(verdict),
+    })
+}
+
+/// The report of every mode of `selfplay`: an object per level, and
+/// whether the run was interrupted.
+#[must_use]
+pub fn levels(levels: Vec<Value>, interrupted: bool) -> Value {
+    json!({ "levels": levels, "interrupted": interrupted })
+}
+
+/// One level of a head-to-head run: the agents, the games, agent A's
+/// score with its interval, the test's `verdict` in a word, the test and
+/// the run's report.
+#[must_use]
+pub fn head_to_head(level: &str, report: &Report, test: &Sequential, verdict: &str) -> Value {
+    let (low, high) = test.pairs.interval();
+    json!({
+        "level": level,
+        "agents": report.agents,
+        "games": test.games,
+        "agent_a_score": { "rate": test.pairs.mean(), "low": low, "high": high },
+        "verdict": verdict,
+        "sequential": sequential(test),
+        "report": run_report(report),
+    })
+}
+
+/// A level's skill trace: each strength's agent, games and the first
+/// player's score.
+#[must_use]
+pub fn skill_trace(level: &str, points: &[TracePoint]) -> Value {
+    json!({
+        "level": level,
+        "skill_trace": points.iter().map(|p| json!({
+            "strength": p.name,
+            "agent": p.report.agents[0],
+            "games": p.report.games,
+            "distinct_games": p.report.distinct_games,
+            "first_player_score": rate(&p.report.first_player_score),
+            "interrupted": p.report.interrupted,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The legal actions of a position of `level`, each with what it does,
+/// and the side to move (none when the game is over).
+#[must_use]
+pub fn legal_actions(level: &str, state: &GameState, actions: &[Action]) -> Value {
+    let list: Vec<Value> = actions
+        .iter()
+        .map(|&a| {
+            let kind = state.check(a).map(|k| format!("{k:?}").to_lowercase()).unwrap_or_default();
+            json!({ "action": a.to_string(), "kind": kind })
+        })
+        .collect();
+    json!({
+        "level": level,
+        "to_move": if state.is_over() { Value::Null } else { state.turn().number().into() },
+        "over": state.is_over(),
+        "actions": list,
+    })
+}
+
+/// One expectation of a level as `analyze --verify` found it: `result`
+/// is "holds", "fails" or "unchecked", with why.
+#[must_use]
+pub fn expectation(level: &str, expectation: &str, result: &str, why: &str) -> Value {
+    json!({
+        "level": level,
+        "expectation": expectation,
+        "result": result,
+        "why": why,
+    })
+}
+
+/// A run over packs: each pack's object, and whether the run was
+/// interrupted.
+#[must_use]
+pub fn packs(packs: Vec<Value>, interrupted: bool) -> Value {
+    json!({ "packs": packs, "interrupted": interrupted })
+}
+
+/// A pack that could not be read whole.
+#[must_use]
+pub fn unreadable_pack(path: &str) -> Value {
+    json!({ "path": path, "valid": false, "report": null })
+}
+
+/// A pack's expectations, as `analyze --verify` found them.
+#[must_use]
+pub fn verified_pack(path: &str, valid: bool, expectations: Vec<Value>) -> Value {
+    json!({ "path": path, "valid": valid, "expectations": expectations })
+}
+
+/// A pack's analysis: its levels' reports under the report's version.
+#[must_use]
+pub fn analysed_pack(path: &str, valid: bool, levels: Vec<Value>) -> Value {
+    json!({
+        "path": path,
+        "valid": valid,
+        "report": {
+            "version": crate::analysis::REPORT_VERSION,
+            "levels": levels,
+        },
+    })
+}
+
+/// A level's note, as `generate` reports a level it made.
+#[must_use]
+pub fn note(note: &str) -> Value {
+    json!({ "note": note })
 }

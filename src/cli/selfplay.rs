@@ -686,14 +686,13 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
     let (verdict, nodes) = solve(&state, args.depth, args.budget, Some(&stop));
     match args.format {
         OutputFormat::Json => {
-            let report = serde_json::json!({
-                "level": args.position.level,
-                "to_move": state.turn().number(),
-                "depth": args.depth,
-                "budget": args.budget,
-                "nodes": nodes,
-                "verdict": super::report::answer(&verdict),
-            });
+            let report = super::report::solve(
+                &args.position.level,
+                &state,
+                (args.depth, args.budget),
+                nodes,
+                &verdict,
+            );
             out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
         }
         OutputFormat::Text => {
@@ -734,8 +733,7 @@ pub(super) fn solve_command(args: &SolveArgs) -> anyhow::Result<u8> {
 /// Prints the JSON report of every mode of `selfplay`: an object per
 /// level, and whether the run was interrupted.
 fn out_levels_json(levels: Vec<serde_json::Value>, interrupted: bool) -> anyhow::Result<()> {
-    let report = serde_json::json!({ "levels": levels, "interrupted": interrupted });
-    out(&format!("{}\n", serde_json::to_string_pretty(&report)?))
+    out(&format!("{}\n", serde_json::to_string_pretty(&super::report::levels(levels, interrupted))?))
 }
 
 /// The exit code of a run, saying so on standard error when it was
@@ -828,16 +826,7 @@ fn head_to_head_command(
             let levels: Vec<serde_json::Value> = results
                 .iter()
                 .map(|(id, report, test)| {
-                    let (low, high) = test.pairs.interval();
-                    serde_json::json!({
-                        "level": id,
-                        "agents": report.agents,
-                        "games": test.games,
-                        "agent_a_score": { "rate": test.pairs.mean(), "low": low, "high": high },
-                        "verdict": head_to_head_verdict(test).0,
-                        "sequential": super::report::sequential(test),
-                        "report": super::report::run_report(report),
-                    })
+                    super::report::head_to_head(id, report, test, head_to_head_verdict(test).0)
                 })
                 .collect();
             out_levels_json(levels, interrupted)?;
@@ -906,22 +895,8 @@ fn skill_trace_command(
     let interrupted = stop.load(Ordering::Relaxed);
     match args.format {
         OutputFormat::Json => {
-            let levels: Vec<serde_json::Value> = traces
-                .iter()
-                .map(|(id, points)| {
-                    serde_json::json!({
-                        "level": id,
-                        "skill_trace": points.iter().map(|p| serde_json::json!({
-                            "strength": p.name,
-                            "agent": p.report.agents[0],
-                            "games": p.report.games,
-                            "distinct_games": p.report.distinct_games,
-                            "first_player_score": super::report::rate(&p.report.first_player_score),
-                            "interrupted": p.report.interrupted,
-                        })).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
+            let levels: Vec<serde_json::Value> =
+                traces.iter().map(|(id, points)| super::report::skill_trace(id, points)).collect();
             out_levels_json(levels, interrupted)?;
         }
         OutputFormat::Text => {

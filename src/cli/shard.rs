@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, OutputFormat, clean, out};
 use crate::files;
@@ -141,14 +141,14 @@ pub(super) fn render(run: &Run, format: OutputFormat) -> anyhow::Result<(String,
         OutputFormat::Text => run.packs.iter().map(|pack| pack_text(run.command, pack)).collect(),
         OutputFormat::Json => {
             let report = match run.command {
-                Command::Selfplay => json!({
-                    "levels": run.packs.iter().flat_map(|p| &p.parts).map(|p| p.json.clone()).collect::<Vec<_>>(),
-                    "interrupted": run.interrupted,
-                }),
-                Command::Analyze | Command::AnalyzeVerify | Command::Generate => json!({
-                    "packs": run.packs.iter().map(|pack| pack_json(run.command, pack)).collect::<Vec<_>>(),
-                    "interrupted": run.interrupted,
-                }),
+                Command::Selfplay => super::report::levels(
+                    run.packs.iter().flat_map(|p| &p.parts).map(|p| p.json.clone()).collect(),
+                    run.interrupted,
+                ),
+                Command::Analyze | Command::AnalyzeVerify | Command::Generate => super::report::packs(
+                    run.packs.iter().map(|pack| pack_json(run.command, pack)).collect(),
+                    run.interrupted,
+                ),
             };
             format!("{}\n", serde_json::to_string_pretty(&report)?)
         }
@@ -226,7 +226,7 @@ pub(super) fn pack_text(command: Command, pack: &PackRun) -> String {
 
 fn pack_json(command: Command, pack: &PackRun) -> Value {
     if !pack.readable {
-        return json!({ "path": pack.name, "valid": false, "report": null });
+        return super::report::unreadable_pack(&pack.name);
     }
     let valid = pack.check_errors == 0;
     match command {
@@ -236,16 +236,13 @@ fn pack_json(command: Command, pack: &PackRun) -> Value {
                 .iter()
                 .flat_map(|part| part.json.as_array().cloned().unwrap_or_default())
                 .collect();
-            json!({ "path": pack.name, "valid": valid, "expectations": expectations })
+            super::report::verified_pack(&pack.name, valid, expectations)
         }
-        Command::Analyze | Command::Selfplay | Command::Generate => json!({
-            "path": pack.name,
-            "valid": valid,
-            "report": {
-                "version": crate::analysis::REPORT_VERSION,
-                "levels": pack.parts.iter().map(|p| p.json.clone()).collect::<Vec<_>>(),
-            },
-        }),
+        Command::Analyze | Command::Selfplay | Command::Generate => super::report::analysed_pack(
+            &pack.name,
+            valid,
+            pack.parts.iter().map(|p| p.json.clone()).collect(),
+        ),
     }
 }
 
@@ -482,6 +479,7 @@ fn every_shard_once(reports: &[(String, ShardReport)]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn part(level: &str) -> LevelPart {
         LevelPart {
