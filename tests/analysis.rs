@@ -340,7 +340,7 @@ fn a050_asymmetric_layouts() {
     let offset = drawn(". . 2 . .\n. . . . .\n. . . . .\n. . F . .\n. . 1 . .");
     let centred = drawn(". . 2 . .\n. . . . .\n. . F . .\n. . . . .\n. . 1 . .");
     triggers(FindingCode::Asymmetric, &analyse(&offset), &analyse(&centred));
-    assert!(analyse(&centred).symmetry.half_turn_swapping_players);
+    assert!(analyse(&centred).symmetry.has(pushcrate::rules::Symmetry::HalfTurn));
 }
 
 #[test]

@@ -4,10 +4,11 @@ use std::sync::atomic::AtomicBool;
 
 use pushcrate::ai::{Agent, Eval};
 use pushcrate::analysis::{AnalysisOptions, LevelKey, analyze_pack};
-use pushcrate::generate::{GenSymmetry, GenerateError, Options, Style, generate};
+use pushcrate::generate::{GenerateError, Options, Style, generate, symmetry_name};
 use pushcrate::level::Pack;
 use pushcrate::level::format::{pack_schema, parse_pack, write_pack};
 use pushcrate::level::parse_pack_json;
+use pushcrate::rules::Symmetry;
 use pushcrate::sim::BalanceVerdict;
 
 fn run(options: &Options, count: usize) -> Vec<pushcrate::level::Level> {
@@ -31,7 +32,7 @@ fn the_schema_in_docs_is_the_one_the_types_make() {
 
 #[test]
 fn twenty_distinct_valid_symmetric_levels_from_one_seed() {
-    let options = Options { seed: 1, symmetry: GenSymmetry::HalfTurn, ..Options::default() };
+    let options = Options { seed: 1, symmetry: Some(Symmetry::HalfTurn), ..Options::default() };
     let levels = run(&options, 20);
     assert_eq!(levels.len(), 20);
     let keys: std::collections::HashSet<LevelKey> = levels.iter().map(LevelKey::of).collect();
@@ -42,23 +43,24 @@ fn twenty_distinct_valid_symmetric_levels_from_one_seed() {
     let report = analyze_pack(&pack, &AnalysisOptions::default());
     for level in &report.levels {
         assert!(!level.has_errors(), "{}: {:?}", level.level, level.findings);
-        assert!(level.symmetry.half_turn_swapping_players, "{} is not symmetric", level.level);
+        assert!(level.symmetry.has(Symmetry::HalfTurn), "{} is not symmetric", level.level);
     }
 }
 
 #[test]
 fn a_seed_reproduces_its_pack() {
     for style in Style::ALL {
-        for symmetry in [GenSymmetry::HalfTurn, GenSymmetry::Mirror, GenSymmetry::None] {
+        for symmetry in [Some(Symmetry::HalfTurn), Some(Symmetry::MirrorRanks), None] {
             let options = Options { seed: 11, style, symmetry, width: 9, height: 7, ..Options::default() };
             let a = run(&options, 3);
-            assert_eq!(a, run(&options, 3), "{style} {symmetry}");
-            assert_ne!(a, run(&Options { seed: 12, ..options }, 3), "{style} {symmetry}: another seed");
-            if symmetry == GenSymmetry::Mirror {
+            let name = symmetry_name(symmetry);
+            assert_eq!(a, run(&options, 3), "{style} {name}");
+            assert_ne!(a, run(&Options { seed: 12, ..options }, 3), "{style} {name}: another seed");
+            if symmetry == Some(Symmetry::MirrorRanks) {
                 let mut pack = Pack::new("m");
                 pack.levels = a;
                 let report = analyze_pack(&pack, &AnalysisOptions::default());
-                assert!(report.levels.iter().all(|l| l.symmetry.mirror_ranks_swapping_players), "{style}");
+                assert!(report.levels.iter().all(|l| l.symmetry.has(Symmetry::MirrorRanks)), "{style}");
             }
         }
     }
@@ -98,7 +100,7 @@ fn balanced_levels_record_their_balance() {
 fn every_style_symmetry_and_size_generates_without_panicking() {
     let mut made = 0;
     for style in [Style::Open, Style::Corridors, Style::Rooms, Style::Maze] {
-        for symmetry in [GenSymmetry::HalfTurn, GenSymmetry::Mirror, GenSymmetry::None] {
+        for symmetry in [Some(Symmetry::HalfTurn), Some(Symmetry::MirrorRanks), None] {
             for width in 5..=11 {
                 for height in 5..=11 {
                     let options = Options { width, height, style, symmetry, seed: 3, ..Options::default() };
@@ -121,6 +123,11 @@ fn every_style_symmetry_and_size_generates_without_panicking() {
         }
     }
     assert!(made >= 500, "{made} of 588 made a level");
+    // Left to right keeps the players on their sides: the generator says
+    // so rather than make levels unfair by construction.
+    let unfair = Options { symmetry: Some(Symmetry::MirrorFiles), ..Options::default() };
+    let refused = generate(&unfair, 1, &|_| {}, &std::sync::Arc::new(AtomicBool::new(false)));
+    assert!(matches!(refused, Err(GenerateError::Unfair)), "{refused:?}");
 }
 
 #[test]

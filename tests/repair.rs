@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use pushcrate::ai::Agent;
 use pushcrate::level::render::level_from_diagram;
 use pushcrate::repair::{Edit, Options, repair};
-use pushcrate::rules::{Player, Rules};
+use pushcrate::rules::{Player, Rules, Symmetry};
 use pushcrate::sim::Plan;
 
 use crate::support::c;
@@ -96,8 +96,8 @@ fn with_symmetry_kept_every_edit_comes_with_its_mirror_image() {
     let mirror =
         |cell: pushcrate::rules::Cell| c(&format!("{}{}", (b'g' - (cell.file())) as char, cell.rank() + 1));
     for proposal in &found.proposals {
-        let symmetry = pushcrate::analysis::Symmetry::of(proposal.playable.level());
-        assert!(symmetry.mirror_files, "{:?} breaks the left-to-right mirror", proposal.edits);
+        let symmetry = pushcrate::analysis::Symmetries::of(proposal.playable.level());
+        assert!(symmetry.has(Symmetry::MirrorFiles), "{:?} breaks the left-to-right mirror", proposal.edits);
         for edit in &proposal.edits {
             if let Edit::Wall { cell } | Edit::Floor { cell } = edit {
                 assert!(

@@ -9,11 +9,16 @@ use anyhow::{Context, bail};
 use super::{EXIT_INTERRUPTED, EXIT_OK, ExportFormat, clean, counted, err, load_valid};
 use crate::analysis::{AnalysisOptions, Witness, analyze_level};
 use crate::files::{Committed, Output, same_file};
-use crate::generate::{GenSymmetry, Options, Style, generate_shard};
+use crate::generate::{Options, Style, generate_shard, parse_symmetry, symmetry_name};
 use crate::level::format::{pack_schema, parse_size, write_pack};
 use crate::level::{Level, MAX_FILE_BYTES, MAX_LEVELS, Pack};
 use crate::rules::{Player, RuleOption, Rules};
 use crate::sim::{self, Report};
+
+/// The generator's symmetry, or none, as `--symmetry` reads it
+/// ([`parse_symmetry`]). A name of its own, so that the argument is a
+/// value with a default rather than an optional flag.
+pub type GeneratorSymmetry = Option<crate::rules::Symmetry>;
 
 /// What `generate` was asked.
 #[derive(Debug, clap::Args)]
@@ -26,8 +31,8 @@ pub struct GenerateArgs {
     pub size: String,
     /// rot180 (a half turn, players swapped), mirror (top to bottom,
     /// players swapped) or none.
-    #[arg(long, default_value = "rot180")]
-    pub symmetry: GenSymmetry,
+    #[arg(long, default_value = "rot180", value_parser = parse_symmetry)]
+    pub symmetry: GeneratorSymmetry,
     /// open, corridors, rooms or maze.
     #[arg(long, default_value = "open")]
     pub style: Style,
@@ -70,7 +75,7 @@ impl GenerateArgs {
         super::shard::options([
             ("count", self.count.to_string()),
             ("size", self.size.clone()),
-            ("symmetry", self.symmetry.to_string()),
+            ("symmetry", symmetry_name(self.symmetry).to_owned()),
             ("style", self.style.to_string()),
             ("seed", self.seed.to_string()),
             ("balanced", self.balanced.to_string()),
@@ -189,7 +194,7 @@ pub(super) fn generate_command(args: &GenerateArgs) -> anyhow::Result<u8> {
         args.style,
         width,
         height,
-        args.symmetry,
+        symmetry_name(args.symmetry),
         args.seed,
         if args.balanced { ", balanced by self-play" } else { "" }
     ));
@@ -382,9 +387,12 @@ fn derived_table(level: &Level, rules: Rules, balance: Option<&Report>) -> toml_
     t.insert("sole_path_cells", value(cells));
     t.insert("placement_cells", value(i64::from(report.placement_cells)));
     let mut sym = InlineTable::new();
-    sym.insert("half_turn_swapping_players", report.symmetry.half_turn_swapping_players.into());
-    sym.insert("mirror_ranks_swapping_players", report.symmetry.mirror_ranks_swapping_players.into());
-    sym.insert("mirror_files", report.symmetry.mirror_files.into());
+    sym.insert("half_turn_swapping_players", report.symmetry.has(crate::rules::Symmetry::HalfTurn).into());
+    sym.insert(
+        "mirror_ranks_swapping_players",
+        report.symmetry.has(crate::rules::Symmetry::MirrorRanks).into(),
+    );
+    sym.insert("mirror_files", report.symmetry.has(crate::rules::Symmetry::MirrorFiles).into());
     t.insert("symmetry", value(sym));
     // Each code once, in the order the analysis reports them.
     let mut codes: Vec<&str> = Vec::new();

@@ -10,9 +10,9 @@
 
 use serde_json::{Value, json};
 
-use crate::analysis::{Answer, Finding, LevelReport, Race, RouteProof, SearchReport, Symmetry, Witness};
+use crate::analysis::{Answer, Finding, LevelReport, Race, RouteProof, SearchReport, Symmetries, Witness};
 use crate::repair::{Edit, Proposal, Repair};
-use crate::rules::{Action, Cell, GameState, Player};
+use crate::rules::{Action, Cell, GameState, Player, Symmetry};
 use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Question, Rate, Report, Sequential, TracePoint};
 
 fn cells(cells: &[Cell]) -> Value {
@@ -79,11 +79,11 @@ fn race(race: &Race) -> Value {
     json!({ "legs": [leg(0), leg(1)], "first_to_flag": player(race.first_to_flag), "lead": race.lead })
 }
 
-fn symmetry(symmetry: &Symmetry) -> Value {
+fn symmetry(symmetry: &Symmetries) -> Value {
     json!({
-        "half_turn_swapping_players": symmetry.half_turn_swapping_players,
-        "mirror_ranks_swapping_players": symmetry.mirror_ranks_swapping_players,
-        "mirror_files": symmetry.mirror_files,
+        "half_turn_swapping_players": symmetry.has(Symmetry::HalfTurn),
+        "mirror_ranks_swapping_players": symmetry.has(Symmetry::MirrorRanks),
+        "mirror_files": symmetry.has(Symmetry::MirrorFiles),
     })
 }
 

@@ -6,8 +6,8 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 use super::board::BoardZoom;
 use super::dialog::{Answer, Bundled};
 use super::sandbox::Seat;
-use crate::level::edit::{EditOp, Mirror};
-use crate::rules::{Action, Cell, Dir, JumpRule, Player, RuleOption, Stage};
+use crate::level::edit::EditOp;
+use crate::rules::{Action, Cell, Dir, JumpRule, Player, RuleOption, Stage, Symmetry};
 
 /// What a click on the board does.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -413,6 +413,21 @@ pub enum Command {
     CancelSkillTrace,
 }
 
+/// The mirror painting modes, in menu order: none, then each symmetry.
+pub const MIRRORS: [Option<Symmetry>; 4] =
+    [None, Some(Symmetry::HalfTurn), Some(Symmetry::MirrorFiles), Some(Symmetry::MirrorRanks)];
+
+/// A mirror painting mode's name for menus.
+#[must_use]
+pub const fn mirror_label(mirror: Option<Symmetry>) -> &'static str {
+    match mirror {
+        None => "No mirror",
+        Some(Symmetry::HalfTurn) => "Half turn (players swapped)",
+        Some(Symmetry::MirrorFiles) => "Left–right",
+        Some(Symmetry::MirrorRanks) => "Top–bottom (players swapped)",
+    }
+}
+
 /// The editor's widget state, as a control sets it: separate from the
 /// commands that change the document, the game or the files. None of them
 /// is an undo step.
@@ -422,8 +437,8 @@ pub enum Setting {
     Tool(Tool),
     /// The crate tool's stage.
     Stage(Stage),
-    /// The mirror mode of edits.
-    Mirror(Mirror),
+    /// Mirror painting: each edit repeated under this symmetry, or not.
+    Mirror(Option<Symmetry>),
     /// The board's zoom and pan as the pointer left them (the wheel, a
     /// pinch, a middle drag).
     Zoom(BoardZoom),
@@ -466,7 +481,7 @@ impl Command {
             Command::Redo => "Redo".into(),
             Command::Set(Setting::Tool(tool)) => tool.label(),
             Command::Set(Setting::Stage(stage)) => format!("Stage: {stage}"),
-            Command::Set(Setting::Mirror(mirror)) => mirror.label().into(),
+            Command::Set(Setting::Mirror(mirror)) => mirror_label(*mirror).into(),
             Command::CycleMirror => "Next mirror mode".into(),
             Command::ToggleOverlay(overlay) => overlay.label().into(),
             Command::ZoomIn => "Zoom in".into(),

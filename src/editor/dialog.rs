@@ -92,7 +92,7 @@ pub struct GenerateForm {
     /// The style.
     pub style: crate::generate::Style,
     /// The symmetry.
-    pub symmetry: crate::generate::GenSymmetry,
+    pub symmetry: Option<crate::rules::Symmetry>,
     /// The seed.
     pub seed: u64,
     /// Balance by self-play.
@@ -107,7 +107,7 @@ impl Default for GenerateForm {
             width: 9,
             height: 9,
             style: crate::generate::Style::Open,
-            symmetry: crate::generate::GenSymmetry::HalfTurn,
+            symmetry: Some(crate::rules::Symmetry::HalfTurn),
             seed: 1,
             balanced: false,
             clear_of_edges: false,

@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
-use crate::level::edit::{EditOp, Mirror};
+use crate::level::edit::EditOp;
 use crate::level::{Level, Pack};
+use crate::rules::Symmetry;
 
 #[derive(Clone, Debug)]
 struct Snapshot {
@@ -205,7 +206,7 @@ impl Document {
 
     /// Applies a tool's edit to the current level. Within a stroke, only the
     /// first edit makes an undo step.
-    pub fn apply(&mut self, op: EditOp, mirror: Mirror) {
+    pub fn apply(&mut self, op: EditOp, mirror: Option<Symmetry>) {
         let Some(level) = self.pack.levels.get(self.current) else { return };
         let mut changed = level.clone();
         changed.apply(op, mirror);

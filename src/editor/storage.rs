@@ -7,9 +7,9 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use crate::level::Pack;
-use crate::level::edit::Mirror;
 use crate::level::format::write_pack;
 use crate::level::preserve::update_pack_text;
+use crate::rules::Symmetry;
 
 /// File dialogs. The editor asks through this trait so that tests can
 /// answer without a desktop.
@@ -68,8 +68,10 @@ impl FileDialogs for NativeDialogs {
 pub struct Prefs {
     /// Recently opened or saved packs, newest first.
     pub recent: Vec<PathBuf>,
-    /// The mirror mode.
-    pub mirror: Mirror,
+    /// The mirror painting mode: a symmetry, or none. Stored by the names
+    /// of earlier versions (`Off`, `HalfTurn`, `LeftRight`, `TopBottom`).
+    #[serde(with = "mirror_name")]
+    pub mirror: Option<Symmetry>,
     /// Whether the sole-path overlay is on.
     pub show_sole_path: bool,
     /// Whether the routes overlay is on.
@@ -82,11 +84,37 @@ impl Default for Prefs {
     fn default() -> Prefs {
         Prefs {
             recent: Vec::new(),
-            mirror: Mirror::Off,
+            mirror: None,
             show_sole_path: true,
             show_routes: false,
             show_distances: false,
         }
+    }
+}
+
+/// The mirror painting mode as the preferences file names it.
+mod mirror_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::rules::Symmetry;
+
+    pub fn serialize<S: Serializer>(mirror: &Option<Symmetry>, out: S) -> Result<S::Ok, S::Error> {
+        out.serialize_str(match mirror {
+            None => "Off",
+            Some(Symmetry::HalfTurn) => "HalfTurn",
+            Some(Symmetry::MirrorFiles) => "LeftRight",
+            Some(Symmetry::MirrorRanks) => "TopBottom",
+        })
+    }
+
+    /// An unknown name is no mirror: a damaged file never stops the editor.
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Option<Symmetry>, D::Error> {
+        Ok(match String::deserialize(input)?.as_str() {
+            "HalfTurn" => Some(Symmetry::HalfTurn),
+            "LeftRight" => Some(Symmetry::MirrorFiles),
+            "TopBottom" => Some(Symmetry::MirrorRanks),
+            _ => None,
+        })
     }
 }
 
@@ -207,4 +235,28 @@ pub fn save_pack(path: &Path, pack: &Pack, source: Option<&str>) -> anyhow::Resu
     }
     output.commit(text.as_bytes())?;
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mirror mode is stored by the names earlier versions wrote, and
+    /// a name no version wrote is no mirror rather than a lost file.
+    #[test]
+    fn the_mirror_mode_keeps_its_stored_names() {
+        for (name, mirror) in [
+            ("Off", None),
+            ("HalfTurn", Some(Symmetry::HalfTurn)),
+            ("LeftRight", Some(Symmetry::MirrorFiles)),
+            ("TopBottom", Some(Symmetry::MirrorRanks)),
+        ] {
+            let prefs = Prefs { mirror, ..Prefs::default() };
+            let text = serde_json::to_string(&prefs).unwrap();
+            assert!(text.contains(&format!("\"mirror\":\"{name}\"")), "{text}");
+            assert_eq!(serde_json::from_str::<Prefs>(&text).unwrap(), prefs);
+        }
+        let odd: Prefs = serde_json::from_str(r#"{"recent": ["a.toml"], "mirror": "Diagonal"}"#).unwrap();
+        assert_eq!((odd.mirror, odd.recent.len()), (None, 1));
+    }
 }

@@ -2,7 +2,6 @@
 
 use super::EditorApp;
 use crate::editor::command::{Command, FormField};
-use crate::level::edit::Mirror;
 use crate::rules::Player;
 
 impl EditorApp {
@@ -21,8 +20,8 @@ impl EditorApp {
                 self.doc.redo();
                 self.selected_finding = None;
             }
-            Command::Resize(w, h) => self.doc.apply(crate::level::edit::EditOp::Resize(w, h), Mirror::Off),
-            Command::ClearLevel => self.doc.apply(crate::level::edit::EditOp::Clear, Mirror::Off),
+            Command::Resize(w, h) => self.doc.apply(crate::level::edit::EditOp::Resize(w, h), None),
+            Command::ClearLevel => self.doc.apply(crate::level::edit::EditOp::Clear, None),
             Command::SetField(field) => self.set_field(field),
             Command::Paint(op) => {
                 let goals_before = self.default_goal_ranks();
@@ -66,7 +65,7 @@ impl EditorApp {
                 FormField::First(p) => self.doc.edit(|pack, i| pack.levels[*i].first = p),
                 FormField::Expectations(expect) => self.doc.edit(|pack, i| pack.levels[*i].expect = expect),
                 FormField::DefaultGoals(p) => {
-                    self.doc.apply(crate::level::edit::EditOp::DefaultGoals(p), Mirror::Off);
+                    self.doc.apply(crate::level::edit::EditOp::DefaultGoals(p), None);
                 }
                 _ => {}
             }

@@ -2,8 +2,7 @@
 
 use super::EditorApp;
 use crate::editor::command::{Command, Setting};
-use crate::editor::command::{Overlay, Tool};
-use crate::level::edit::Mirror;
+use crate::editor::command::{MIRRORS, Overlay, Tool};
 
 impl EditorApp {
     /// Runs a command of this area ([`EditorApp::apply`] has checked it).
@@ -11,8 +10,8 @@ impl EditorApp {
         match command {
             Command::ToggleHistory => self.show_history = !self.show_history,
             Command::CycleMirror => {
-                let i = Mirror::ALL.iter().position(|&m| m == self.prefs.mirror).unwrap_or(0);
-                self.prefs.mirror = Mirror::ALL[(i + 1) % Mirror::ALL.len()];
+                let i = MIRRORS.iter().position(|&m| m == self.prefs.mirror).unwrap_or(0);
+                self.prefs.mirror = MIRRORS[(i + 1) % MIRRORS.len()];
             }
             Command::ToggleOverlay(overlay) => {
                 let flag = match overlay {

@@ -24,9 +24,8 @@ use egui::{Button, CentralPanel, Panel, RichText, ScrollArea, Ui};
 
 use super::app::EditorApp;
 use super::board::player_color;
-use super::command::{Command, Overlay, Setting, Tool};
+use super::command::{Command, MIRRORS, Overlay, Setting, Tool, mirror_label};
 use super::dialog::Bundled;
-use crate::level::edit::Mirror;
 use crate::rules::Stage;
 
 /// The editor window: the editor's state, and what only the views keep
@@ -445,10 +444,10 @@ impl View<'_> {
             ui.horizontal(|ui| {
                 let label = ui.label(RichText::new("Mirror").color(strong));
                 egui::ComboBox::from_id_salt("mirror")
-                    .selected_text(app.prefs().mirror.label())
+                    .selected_text(mirror_label(app.prefs().mirror))
                     .show_ui(ui, |ui| {
-                        for mirror in Mirror::ALL {
-                            if ui.selectable_label(app.prefs().mirror == mirror, mirror.label()).clicked() {
+                        for mirror in MIRRORS {
+                            if ui.selectable_label(app.prefs().mirror == mirror, mirror_label(mirror)).clicked() {
                                 self.command(Command::Set(Setting::Mirror(mirror)));
                             }
                         }
@@ -514,7 +513,7 @@ impl View<'_> {
             ui.separator();
             let mode = match app.sandbox() {
                 Some(sandbox) if app.playing() => format!("Play · {}", sandbox.game().level().id),
-                _ => format!("{} · {}", app.tool().label(), app.prefs().mirror.label()),
+                _ => format!("{} · {}", app.tool().label(), mirror_label(app.prefs().mirror)),
             };
             ui.label(mode);
             ui.separator();

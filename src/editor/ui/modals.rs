@@ -79,7 +79,8 @@ impl View<'_> {
                     });
                 }
                 Modal::Generate(mut form) => {
-                    use crate::generate::{GenSymmetry, Style};
+                    use crate::generate::Style;
+                    use crate::rules::Symmetry;
                     ui.heading("Generate a level");
                     egui::Grid::new("generate").num_columns(2).show(ui, |ui| {
                         let label = ui.label("Size");
@@ -108,9 +109,9 @@ impl View<'_> {
                         ui.label("Symmetry");
                         ui.horizontal(|ui| {
                             for (symmetry, name) in [
-                                (GenSymmetry::HalfTurn, "half turn"),
-                                (GenSymmetry::Mirror, "mirror"),
-                                (GenSymmetry::None, "none"),
+                                (Some(Symmetry::HalfTurn), "half turn"),
+                                (Some(Symmetry::MirrorRanks), "mirror"),
+                                (None, "none"),
                             ] {
                                 ui.radio_value(&mut form.symmetry, symmetry, name);
                             }

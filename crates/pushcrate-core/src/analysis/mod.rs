@@ -27,7 +27,7 @@ pub use runaway::{Runaway, runaway, sure_pickup};
 pub use search::{Answer, Distances, SearchLimits, can_win_within, exhaust_dead, is_dead};
 pub use solver::{solve, solve_plain};
 pub use standoff::{Standoff, standoff};
-pub use symmetry::{LevelKey, Symmetry, same_level};
+pub use symmetry::{LevelKey, Symmetries, same_level};
 
 use crate::level::{Level, Pack};
 use crate::rules::{Bitboard, Cell, GameState, Player, Route, Rules, SetupProblem};
@@ -80,7 +80,7 @@ pub fn analyze_level(level: &Level, rules: Rules, options: &AnalysisOptions<'_>)
         race: None,
         sole_path_cells: Vec::new(),
         placement_cells: 0,
-        symmetry: Symmetry::of(level),
+        symmetry: Symmetries::of(level),
         search: None,
     };
     let Some(setup) = level.setup(rules) else {

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::finding::{Finding, Severity, Witness};
 use super::search::Answer;
-use super::symmetry::Symmetry;
+use super::symmetry::Symmetries;
 use crate::rules::{Cell, Player, Route};
 
 /// What to run beside the static checks.
@@ -117,7 +117,7 @@ pub struct LevelReport {
     /// Cells that can take a crate at the start.
     pub placement_cells: u32,
     /// The layout's symmetries.
-    pub symmetry: Symmetry,
+    pub symmetry: Symmetries,
     /// The bounded search, when it ran.
     pub search: Option<SearchReport>,
 }

@@ -1,7 +1,7 @@
 //! Symmetries of a layout, and duplicates within a pack.
 
 use crate::level::Level;
-use crate::rules::{Bitboard, Cell, Player, Transform};
+use crate::rules::{Bitboard, Cell, Player, Symmetry, Transform};
 
 /// A level reduced to what play depends on, in a form that transforms.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -60,35 +60,30 @@ impl Shape {
     }
 }
 
-/// Which symmetries a layout has. A symmetry that swaps the players makes
+/// Which [`Symmetry`]s a layout has: the same after its transform, the
+/// players swapped where it swaps them. One that swaps the players makes
 /// the level the same for both, but for who moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Symmetry {
-    /// The same after a half turn with the players swapped.
-    pub half_turn_swapping_players: bool,
-    /// The same mirrored top to bottom with the players swapped.
-    pub mirror_ranks_swapping_players: bool,
-    /// The same mirrored left to right.
-    pub mirror_files: bool,
-}
+pub struct Symmetries([bool; 3]);
 
-impl Symmetry {
+impl Symmetries {
     /// The symmetries of `level`.
     #[must_use]
-    pub fn of(level: &Level) -> Symmetry {
+    pub fn of(level: &Level) -> Symmetries {
         let shape = Shape::of(level);
-        let holds = |t, swap| shape.map(t, swap).same_layout(&shape);
-        Symmetry {
-            half_turn_swapping_players: holds(Transform::HalfTurn, true),
-            mirror_ranks_swapping_players: holds(Transform::MirrorRanks, true),
-            mirror_files: holds(Transform::MirrorFiles, false),
-        }
+        Symmetries(Symmetry::ALL.map(|s| shape.map(s.transform(), s.swaps_players()).same_layout(&shape)))
+    }
+
+    /// Whether the layout has `symmetry`.
+    #[must_use]
+    pub const fn has(self, symmetry: Symmetry) -> bool {
+        self.0[symmetry as usize]
     }
 
     /// Whether some symmetry makes the layout the same for both players.
     #[must_use]
     pub const fn fair(self) -> bool {
-        self.half_turn_swapping_players || self.mirror_ranks_swapping_players
+        self.has(Symmetry::HalfTurn) || self.has(Symmetry::MirrorRanks)
     }
 }
 

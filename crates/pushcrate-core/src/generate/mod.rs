@@ -11,31 +11,30 @@ use rand_chacha::ChaCha8Rng;
 use crate::analysis::{AnalysisOptions, LevelKey, Severity, analyze_level};
 use crate::level::shard::Shard;
 use crate::level::{Level, Playable};
-use crate::rules::{Bitboard, ByPlayer, Cell, Rules, Stage, Transform};
+use crate::rules::{Bitboard, ByPlayer, Cell, Rules, Stage, Symmetry};
 use crate::sim::{self, BalanceCheck};
 
-/// How a generated layout is symmetric.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum GenSymmetry {
-    /// The same after a half turn with the players swapped.
-    #[default]
-    HalfTurn,
-    /// Mirrored top to bottom with the players swapped.
-    Mirror,
-    /// No symmetry.
-    None,
+/// The generator's symmetry as the command line spells it: `rot180` (a
+/// half turn), `mirror` (top to bottom: [`Symmetry::MirrorRanks`]) or
+/// `none`. Both symmetries swap the players, so that a level is the same
+/// for both.
+pub fn parse_symmetry(name: &str) -> Result<Option<Symmetry>, ParseNameError> {
+    match name {
+        "rot180" => Ok(Some(Symmetry::HalfTurn)),
+        "mirror" => Ok(Some(Symmetry::MirrorRanks)),
+        "none" => Ok(None),
+        _ => Err(ParseNameError::Symmetry(name.to_owned())),
+    }
 }
 
-impl GenSymmetry {
-    /// The board transform the layout is the same under (with the players
-    /// swapped), or `None`.
-    #[must_use]
-    pub const fn transform(self) -> Option<Transform> {
-        match self {
-            GenSymmetry::HalfTurn => Some(Transform::HalfTurn),
-            GenSymmetry::Mirror => Some(Transform::MirrorRanks),
-            GenSymmetry::None => None,
-        }
+/// The command line's name of a generator's symmetry ([`parse_symmetry`]).
+#[must_use]
+pub const fn symmetry_name(symmetry: Option<Symmetry>) -> &'static str {
+    match symmetry {
+        Some(Symmetry::HalfTurn) => "rot180",
+        Some(Symmetry::MirrorRanks) => "mirror",
+        Some(Symmetry::MirrorFiles) => "mirror-files",
+        None => "none",
     }
 }
 
@@ -61,6 +60,10 @@ pub enum GenerateError {
         /// Ranks asked for.
         height: u8,
     },
+    /// A symmetry that keeps the players (left to right) would give both
+    /// the same side of the board.
+    #[error("the generator's symmetries swap the players (rot180 or mirror): left to right would not")]
+    Unfair,
     /// Every candidate for a level failed.
     #[error(
         "no level passed after {attempts} candidates (level {level} of {count}); try another style, size or seed"
@@ -73,28 +76,6 @@ pub enum GenerateError {
         /// Levels asked for.
         count: usize,
     },
-}
-
-impl std::str::FromStr for GenSymmetry {
-    type Err = ParseNameError;
-    fn from_str(s: &str) -> Result<GenSymmetry, ParseNameError> {
-        match s {
-            "rot180" => Ok(GenSymmetry::HalfTurn),
-            "mirror" => Ok(GenSymmetry::Mirror),
-            "none" => Ok(GenSymmetry::None),
-            _ => Err(ParseNameError::Symmetry(s.to_owned())),
-        }
-    }
-}
-
-impl std::fmt::Display for GenSymmetry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            GenSymmetry::HalfTurn => "rot180",
-            GenSymmetry::Mirror => "mirror",
-            GenSymmetry::None => "none",
-        })
-    }
 }
 
 /// The kind of layout.
@@ -144,8 +125,8 @@ pub struct Options {
     pub width: u8,
     /// Ranks.
     pub height: u8,
-    /// The symmetry.
-    pub symmetry: GenSymmetry,
+    /// The symmetry the layout has (one that swaps the players), or none.
+    pub symmetry: Option<Symmetry>,
     /// The style.
     pub style: Style,
     /// The seed.
@@ -172,7 +153,7 @@ impl Default for Options {
         Options {
             width: 9,
             height: 9,
-            symmetry: GenSymmetry::HalfTurn,
+            symmetry: Some(Symmetry::HalfTurn),
             style: Style::Open,
             seed: 1,
             balanced: false,
@@ -198,12 +179,12 @@ pub struct Generated {
 /// Candidates drawn for one level before giving up.
 const ATTEMPTS: u32 = 400;
 
-fn image(symmetry: GenSymmetry, cell: Cell, w: u8, h: u8) -> Option<Cell> {
-    symmetry.transform()?.cell(cell, w, h)
+fn image(symmetry: Option<Symmetry>, cell: Cell, w: u8, h: u8) -> Option<Cell> {
+    symmetry?.cell(cell, w, h)
 }
 
 /// Makes `cells` symmetric: the lower half (by cell order) decides.
-fn symmetrize(cells: Bitboard, symmetry: GenSymmetry, w: u8, h: u8) -> Bitboard {
+fn symmetrize(cells: Bitboard, symmetry: Option<Symmetry>, w: u8, h: u8) -> Bitboard {
     let board = Bitboard::rectangle(w, h);
     let mut out = Bitboard::EMPTY;
     for cell in board {
@@ -385,6 +366,9 @@ pub fn generate_shard(
     {
         return Err(GenerateError::Size { width: options.width, height: options.height });
     }
+    if options.symmetry.is_some_and(|s| !s.swaps_players()) {
+        return Err(GenerateError::Unfair);
+    }
     let mut shared = ChaCha8Rng::seed_from_u64(options.seed);
     let mut out: Vec<Generated> = Vec::new();
     let mut keys: Vec<LevelKey> = Vec::new();
@@ -424,10 +408,11 @@ pub fn generate_shard(
                 None
             };
             level.name = format!("Generated {} {n}", options.style);
-            level.tags = vec!["generated".into(), options.style.to_string(), options.symmetry.to_string()];
+            let symmetry = symmetry_name(options.symmetry);
+            level.tags = vec!["generated".into(), options.style.to_string(), symmetry.to_owned()];
             let mut notes = format!(
-                "Generated with seed {}, style {}, symmetry {}.",
-                options.seed, options.style, options.symmetry
+                "Generated with seed {}, style {}, symmetry {symmetry}.",
+                options.seed, options.style
             );
             if let Some(check) = &balance {
                 notes.push_str(&format!(" Balance: {}.", balance_note(check)));

@@ -2,61 +2,7 @@
 //! fails: it may leave the level invalid, and validation says why.
 
 use super::Level;
-use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player, Stage, Transform};
-
-/// Mirror painting: each edit is repeated on the mirrored cell.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub enum Mirror {
-    /// No mirroring.
-    #[default]
-    Off,
-    /// A half turn, with the players swapped.
-    HalfTurn,
-    /// Left to right (files mirrored), players unchanged.
-    LeftRight,
-    /// Top to bottom (ranks mirrored), with the players swapped.
-    TopBottom,
-}
-
-impl Mirror {
-    /// Every mode, in menu order.
-    pub const ALL: [Mirror; 4] = [Mirror::Off, Mirror::HalfTurn, Mirror::LeftRight, Mirror::TopBottom];
-
-    /// A short name for menus.
-    #[must_use]
-    pub const fn label(self) -> &'static str {
-        match self {
-            Mirror::Off => "No mirror",
-            Mirror::HalfTurn => "Half turn (players swapped)",
-            Mirror::LeftRight => "Left–right",
-            Mirror::TopBottom => "Top–bottom (players swapped)",
-        }
-    }
-
-    /// The board transform that mirrors, or `None` when painting is not
-    /// mirrored.
-    #[must_use]
-    pub const fn transform(self) -> Option<Transform> {
-        match self {
-            Mirror::Off => None,
-            Mirror::HalfTurn => Some(Transform::HalfTurn),
-            Mirror::LeftRight => Some(Transform::MirrorFiles),
-            Mirror::TopBottom => Some(Transform::MirrorRanks),
-        }
-    }
-
-    /// The mirrored cell on a `width × height` board.
-    #[must_use]
-    pub fn cell(self, cell: Cell, width: u8, height: u8) -> Option<Cell> {
-        self.transform()?.cell(cell, width, height)
-    }
-
-    /// Whether the mirror swaps the players.
-    #[must_use]
-    pub const fn swaps_players(self) -> bool {
-        matches!(self, Mirror::HalfTurn | Mirror::TopBottom)
-    }
-}
+use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player, Stage, Symmetry};
 
 /// One edit of a level.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -89,19 +35,17 @@ pub enum EditOp {
 }
 
 impl EditOp {
-    /// The same edit on the mirrored cells, if it has a mirror image.
+    /// The same edit on the cells' images under `symmetry` (the players
+    /// swapped where it swaps them), if it has an image.
     #[must_use]
-    pub fn mirrored(self, mirror: Mirror, width: u8, height: u8) -> Option<EditOp> {
-        let m = |c: Cell| mirror.cell(c, width, height);
-        let player = |p: Player| if mirror.swaps_players() { p.other() } else { p };
-        if mirror == Mirror::Off {
-            return None;
-        }
+    pub fn mirrored(self, symmetry: Symmetry, width: u8, height: u8) -> Option<EditOp> {
+        let m = |c: Cell| symmetry.cell(c, width, height);
+        let player = |p: Player| symmetry.player(p);
         Some(match self {
             EditOp::Wall(c, on) => EditOp::Wall(m(c)?, on),
             EditOp::Rectangle(a, b, on) => EditOp::Rectangle(m(a)?, m(b)?, on),
             EditOp::Fill(c, on) => EditOp::Fill(m(c)?, on),
-            EditOp::Start(p, c) if mirror.swaps_players() => EditOp::Start(p.other(), m(c)?),
+            EditOp::Start(p, c) if symmetry.swaps_players() => EditOp::Start(p.other(), m(c)?),
             EditOp::ToggleGoal(p, c) => EditOp::ToggleGoal(player(p), m(c)?),
             // The rank a cell of `rank` lands on.
             EditOp::GoalRank(p, rank) => EditOp::GoalRank(player(p), m(Cell::try_new(0, rank)?)?.rank()),
@@ -114,9 +58,9 @@ impl EditOp {
 }
 
 impl Level {
-    /// Applies `op`, and its mirror image under `mirror`.
-    pub fn apply(&mut self, op: EditOp, mirror: Mirror) {
-        let image = op.mirrored(mirror, self.width, self.height);
+    /// Applies `op`, and with mirror painting its image under `mirror`.
+    pub fn apply(&mut self, op: EditOp, mirror: Option<Symmetry>) {
+        let image = mirror.and_then(|symmetry| op.mirrored(symmetry, self.width, self.height));
         self.apply_one(op);
         if let Some(image) = image
             && image != op
@@ -469,13 +413,13 @@ mod tests {
     #[test]
     fn mirrored_walls_and_starts() {
         let mut level = Level::new("t", 9, 9);
-        level.apply(EditOp::Wall(c("b2"), true), Mirror::HalfTurn);
+        level.apply(EditOp::Wall(c("b2"), true), Some(Symmetry::HalfTurn));
         assert!(level.walls.has(c("b2")) && level.walls.has(c("h8")));
-        level.apply(EditOp::Start(Player::One, c("d1")), Mirror::HalfTurn);
+        level.apply(EditOp::Start(Player::One, c("d1")), Some(Symmetry::HalfTurn));
         assert_eq!(level.starts.two, Some(c("f9")));
-        level.apply(EditOp::Wall(c("a5"), true), Mirror::LeftRight);
+        level.apply(EditOp::Wall(c("a5"), true), Some(Symmetry::MirrorFiles));
         assert!(level.walls.has(c("i5")));
-        level.apply(EditOp::GoalRank(Player::One, 0), Mirror::TopBottom);
+        level.apply(EditOp::GoalRank(Player::One, 0), Some(Symmetry::MirrorRanks));
         assert_eq!(level.goals.two.unwrap().count(), 9);
         assert!(level.goals.two.unwrap().iter().all(|g| g.rank() == 8));
     }
@@ -483,7 +427,7 @@ mod tests {
     #[test]
     fn toggling_a_goal_on_its_own_mirror_keeps_it() {
         let mut level = Level::new("t", 9, 9);
-        level.apply(EditOp::ToggleGoal(Player::One, c("e5")), Mirror::LeftRight);
+        level.apply(EditOp::ToggleGoal(Player::One, c("e5")), Some(Symmetry::MirrorFiles));
         assert!(level.goal_cells(Player::One).has(c("e5")));
     }
 
@@ -493,13 +437,13 @@ mod tests {
         level.starts[Player::One] = Some(c("b1"));
         level.starts[Player::Two] = Some(c("h9"));
         level.flag = Some(c("c7"));
-        level.apply(EditOp::Fill(c("a1"), true), Mirror::Off);
+        level.apply(EditOp::Fill(c("a1"), true), None);
         assert_eq!(level.walls.count(), 78);
         for cell in ["b1", "h9", "c7"] {
             assert!(!level.walls.has(c(cell)), "{cell} was buried");
         }
         // Filling floor back clears every wall.
-        level.apply(EditOp::Fill(c("a1"), false), Mirror::Off);
+        level.apply(EditOp::Fill(c("a1"), false), None);
         assert!(level.walls.is_empty());
     }
 
@@ -509,7 +453,7 @@ mod tests {
         level.starts[Player::One] = Some(c("h1"));
         level.starts[Player::Two] = Some(c("g9"));
         level.flag = Some(c("h5"));
-        level.apply(EditOp::Resize(7, 7), Mirror::Off);
+        level.apply(EditOp::Resize(7, 7), None);
         let board = level.board();
         let one = level.starts[Player::One].unwrap();
         let two = level.starts[Player::Two].unwrap();
@@ -522,7 +466,7 @@ mod tests {
         let mut level = Level::new("t", 9, 9);
         level.starts[Player::One] = Some(c("g1"));
         level.starts[Player::Two] = Some(c("h1"));
-        level.apply(EditOp::Resize(7, 9), Mirror::Off);
+        level.apply(EditOp::Resize(7, 9), None);
         assert_eq!(level.starts[Player::One], Some(c("g1")));
         assert_eq!(level.starts[Player::Two], Some(c("f1")));
     }
@@ -530,19 +474,19 @@ mod tests {
     #[test]
     fn fill_rectangle_resize_and_clear() {
         let mut level = Level::new("t", 9, 9);
-        level.apply(EditOp::Rectangle(c("a1"), c("c3"), true), Mirror::Off);
+        level.apply(EditOp::Rectangle(c("a1"), c("c3"), true), None);
         assert_eq!(level.walls.count(), 9);
-        level.apply(EditOp::Fill(c("a1"), false), Mirror::Off);
+        level.apply(EditOp::Fill(c("a1"), false), None);
         assert!(level.walls.is_empty());
-        level.apply(EditOp::Fill(c("e5"), true), Mirror::Off);
+        level.apply(EditOp::Fill(c("e5"), true), None);
         assert_eq!(level.walls.count(), 78, "the start squares and the flag's cell (the centre) stay floor");
         assert!(!level.walls.has(c("e5")));
-        level.apply(EditOp::Clear, Mirror::Off);
-        level.apply(EditOp::Crate(c("i9"), Some(Stage::Rubble)), Mirror::Off);
-        level.apply(EditOp::Resize(7, 7), Mirror::Off);
+        level.apply(EditOp::Clear, None);
+        level.apply(EditOp::Crate(c("i9"), Some(Stage::Rubble)), None);
+        level.apply(EditOp::Resize(7, 7), None);
         assert!(level.crates.is_empty(), "the crate on i9 no longer fits");
         assert_eq!(level.board().count(), 49);
-        level.apply(EditOp::Resize(20, 2), Mirror::Off);
+        level.apply(EditOp::Resize(20, 2), None);
         assert_eq!((level.width, level.height), (11, 5));
     }
 
@@ -551,32 +495,32 @@ mod tests {
         use crate::rules::ByPlayer;
         let mut level = Level::new("t", 9, 9);
         level.starts = ByPlayer::new(Some(c("e1")), Some(c("e9")));
-        level.apply(EditOp::GoalRank(Player::Two, 8), Mirror::Off);
-        level.apply(EditOp::Resize(9, 11), Mirror::Off);
+        level.apply(EditOp::GoalRank(Player::Two, 8), None);
+        level.apply(EditOp::Resize(9, 11), None);
         assert_eq!(level.starts, ByPlayer::new(Some(c("e1")), Some(c("e11"))));
         assert!(level.goal_cells(Player::Two).iter().all(|g| g.rank() == 10));
         assert_eq!(level.goal_cells(Player::Two).count(), 9);
-        level.apply(EditOp::Resize(9, 7), Mirror::Off);
+        level.apply(EditOp::Resize(9, 7), None);
         assert_eq!(level.starts.two, Some(c("e7")));
         assert!(level.goal_cells(Player::Two).iter().all(|g| g.rank() == 6));
         // A start on the right edge follows it; one inside stays.
         level.starts.one = Some(c("i1"));
-        level.apply(EditOp::Resize(11, 7), Mirror::Off);
+        level.apply(EditOp::Resize(11, 7), None);
         assert_eq!(level.starts, ByPlayer::new(Some(c("k1")), Some(c("e7"))));
         // The same size moves nothing.
         let before = level.clone();
-        level.apply(EditOp::Resize(11, 7), Mirror::Off);
+        level.apply(EditOp::Resize(11, 7), None);
         assert_eq!(level, before);
     }
 
     #[test]
     fn a_wall_clears_a_crate_and_erase_clears_goals() {
         let mut level = Level::new("t", 9, 9);
-        level.apply(EditOp::Crate(c("c3"), Some(Stage::Intact)), Mirror::Off);
-        level.apply(EditOp::Wall(c("c3"), true), Mirror::Off);
+        level.apply(EditOp::Crate(c("c3"), Some(Stage::Intact)), None);
+        level.apply(EditOp::Wall(c("c3"), true), None);
         assert!(level.crates.is_empty());
-        level.apply(EditOp::ToggleGoal(Player::Two, c("a9")), Mirror::Off);
-        level.apply(EditOp::Erase(c("e9")), Mirror::Off);
+        level.apply(EditOp::ToggleGoal(Player::Two, c("a9")), None);
+        level.apply(EditOp::Erase(c("e9")), None);
         assert!(!level.goal_cells(Player::Two).has(c("e9")));
     }
 
@@ -606,9 +550,9 @@ mod tests {
     fn a_region_pastes_where_it_is_put_and_spares_starts_and_the_flag() {
         use crate::rules::ByPlayer;
         let mut from = Level::new("from", 9, 9);
-        from.apply(EditOp::Wall(c("b3"), true), Mirror::Off);
-        from.apply(EditOp::Wall(c("c2"), true), Mirror::Off);
-        from.apply(EditOp::Crate(c("b2"), Some(Stage::Cracked)), Mirror::Off);
+        from.apply(EditOp::Wall(c("b3"), true), None);
+        from.apply(EditOp::Wall(c("c2"), true), None);
+        from.apply(EditOp::Crate(c("b2"), Some(Stage::Cracked)), None);
         // b3 c3 / b2 c2: the corners in either order give the same region.
         let region = from.copy_region(c("c2"), c("b3"));
         assert_eq!(region, from.copy_region(c("b3"), c("c2")));
@@ -621,7 +565,7 @@ mod tests {
 
         let mut to = Level::new("to", 9, 9);
         to.starts = ByPlayer::new(Some(c("h8")), None);
-        to.apply(EditOp::Wall(c("g7"), true), Mirror::Off);
+        to.apply(EditOp::Wall(c("g7"), true), None);
         // Top-left on g8: g8 h8 / g7 h7. h8 is a start square and keeps its
         // floor; g7's wall becomes the region's crate.
         assert_eq!(to.paste_region(&region, c("g8")), 3);

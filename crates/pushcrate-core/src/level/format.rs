@@ -349,6 +349,8 @@ mod schema_types {
         pub lead: Option<i64>,
     }
 
+    // The wire form of `analysis::Symmetries`, one field per
+    // `rules::Symmetry` (a plain comment: doc comments go into the schema).
     /// The board's symmetries.
     #[derive(JsonSchema)]
     pub struct DerivedSymmetry {

@@ -40,10 +40,9 @@ use std::time::Instant;
 
 use crate::ai::Agent;
 use crate::ai::estimate::estimate;
-use crate::analysis::{AnalysisOptions, LevelReport, Severity, Symmetry, analyze_level};
-use crate::level::edit::Mirror;
+use crate::analysis::{AnalysisOptions, LevelReport, Severity, Symmetries, analyze_level};
 use crate::level::{Level, Pack, Playable};
-use crate::rules::{Bitboard, Cell, Player, Rules, Stage};
+use crate::rules::{Bitboard, Cell, Player, Rules, Stage, Symmetry};
 use crate::sim::{self, BalanceCheck, BalanceVerdict, Config, Design, Plan, Rate, Report, Tick};
 
 /// One change to a level.
@@ -151,12 +150,12 @@ impl Edit {
         }
     }
 
-    /// The edit under `mirror` on a `width × height` board (the players
-    /// swapped where the mirror swaps them); `None` where the image does not
-    /// fit the level.
-    fn mirrored(&self, mirror: Mirror, width: u8, height: u8) -> Option<Edit> {
-        let map = |c: Cell| mirror.cell(c, width, height);
-        let player = |p: Player| if mirror.swaps_players() { p.other() } else { p };
+    /// The edit under `symmetry` on a `width × height` board (the players
+    /// swapped where it swaps them); `None` where the image does not fit
+    /// the level.
+    fn mirrored(&self, symmetry: Symmetry, width: u8, height: u8) -> Option<Edit> {
+        let map = |c: Cell| symmetry.cell(c, width, height);
+        let player = |p: Player| symmetry.player(p);
         Some(match *self {
             Edit::Wall { cell } => Edit::Wall { cell: map(cell)? },
             Edit::Floor { cell } => Edit::Floor { cell: map(cell)? },
@@ -325,17 +324,17 @@ pub enum Progress {
     Game,
 }
 
-/// The symmetries repair keeps for `level`, as the editor's mirrors.
-fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Mirror> {
-    let symmetry = Symmetry::of(level);
+/// The symmetries repair keeps for `level`.
+fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Symmetry> {
+    let symmetries = Symmetries::of(level);
     let mut out = Vec::new();
-    if symmetry.mirror_files {
-        out.push(Mirror::LeftRight);
+    if symmetries.has(Symmetry::MirrorFiles) {
+        out.push(Symmetry::MirrorFiles);
     }
-    if keep_symmetry && symmetry.half_turn_swapping_players {
-        out.push(Mirror::HalfTurn);
-    } else if keep_symmetry && symmetry.mirror_ranks_swapping_players {
-        out.push(Mirror::TopBottom);
+    if keep_symmetry && symmetries.has(Symmetry::HalfTurn) {
+        out.push(Symmetry::HalfTurn);
+    } else if keep_symmetry && symmetries.has(Symmetry::MirrorRanks) {
+        out.push(Symmetry::MirrorRanks);
     }
     out
 }
@@ -343,12 +342,12 @@ fn kept_symmetries(level: &Level, keep_symmetry: bool) -> Vec<Mirror> {
 /// `edit` with its images under the kept symmetries (closed under
 /// composition for the two that can be kept together), or `None` when
 /// they conflict (the flag moved off a symmetry's fixed cells, say).
-fn orbit(edit: Edit, symmetries: &[Mirror], width: u8, height: u8) -> Option<Vec<Edit>> {
+fn orbit(edit: Edit, symmetries: &[Symmetry], width: u8, height: u8) -> Option<Vec<Edit>> {
     let mut set: Vec<Edit> = vec![edit];
     let mut i = 0;
     while i < set.len() {
-        for &mirror in symmetries {
-            let image = set[i].mirrored(mirror, width, height)?;
+        for &symmetry in symmetries {
+            let image = set[i].mirrored(symmetry, width, height)?;
             if !set.contains(&image) {
                 set.push(image);
             }
@@ -625,7 +624,7 @@ struct Screen<'a> {
     as_estimated: f64,
     /// The level's race lead for the first player, if there is a race.
     lead0: Option<i64>,
-    symmetries: Vec<Mirror>,
+    symmetries: Vec<Symmetry>,
     cancel: &'a Arc<AtomicBool>,
 }
 
@@ -836,7 +835,7 @@ mod tests {
         let mut moved = level.clone();
         edit.apply(&mut moved);
         assert_eq!(moved.goals.one, Some(Bitboard::from_cell(c("a2"))));
-        let pair = orbit(edit, &[Mirror::HalfTurn], 5, 5).unwrap();
+        let pair = orbit(edit, &[Symmetry::HalfTurn], 5, 5).unwrap();
         assert!(pair.contains(&Edit::Goal { player: Player::Two, from: c("e5"), to: c("e4") }), "{pair:?}");
     }
 }

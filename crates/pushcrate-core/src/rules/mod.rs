@@ -26,5 +26,5 @@ pub use perft::{divide, perft, perft_full, perft_until};
 pub use rings::Rings;
 pub use setup::{Piece, Setup, SetupProblem};
 pub use state::{DrawOfferError, GameState, IllegalAction, Outcome, SetupError, WinKind};
-pub use transform::Transform;
+pub use transform::{Symmetry, Transform};
 pub use types::{ByPlayer, Cell, Dir, MAX_SIDE, MIN_SIDE, ParseCellError, Player, Stage};

@@ -27,6 +27,55 @@ pub enum Transform {
     AntiTranspose,
 }
 
+/// A symmetry of a two-player layout: a board transform and whether it
+/// swaps the players. The one vocabulary of mirror painting, the
+/// generator's symmetries, the symmetry analysis and repair: "files" are
+/// mirrored left to right, "ranks" top to bottom.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Symmetry {
+    /// A half turn, the players swapped (`rot180` on the command line).
+    HalfTurn,
+    /// Left to right (files mirrored), the players kept.
+    MirrorFiles,
+    /// Top to bottom (ranks mirrored), the players swapped (`mirror` on
+    /// the generator's command line).
+    MirrorRanks,
+}
+
+impl Symmetry {
+    /// Every symmetry.
+    pub const ALL: [Symmetry; 3] = [Symmetry::HalfTurn, Symmetry::MirrorFiles, Symmetry::MirrorRanks];
+
+    /// The board transform.
+    #[must_use]
+    pub const fn transform(self) -> Transform {
+        match self {
+            Symmetry::HalfTurn => Transform::HalfTurn,
+            Symmetry::MirrorFiles => Transform::MirrorFiles,
+            Symmetry::MirrorRanks => Transform::MirrorRanks,
+        }
+    }
+
+    /// Whether the players trade places under it.
+    #[must_use]
+    pub const fn swaps_players(self) -> bool {
+        matches!(self, Symmetry::HalfTurn | Symmetry::MirrorRanks)
+    }
+
+    /// The image of `cell` on a `width × height` board, or `None` when it
+    /// is off that board.
+    #[must_use]
+    pub fn cell(self, cell: Cell, width: u8, height: u8) -> Option<Cell> {
+        self.transform().cell(cell, width, height)
+    }
+
+    /// The image of `player`: the other one where the symmetry swaps them.
+    #[must_use]
+    pub const fn player(self, player: super::Player) -> super::Player {
+        if self.swaps_players() { player.other() } else { player }
+    }
+}
+
 impl Transform {
     /// Every transform.
     pub const ALL: [Transform; 8] = [

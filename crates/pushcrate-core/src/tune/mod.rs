@@ -16,9 +16,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::ai::{Agent, FEATURE_COUNT, FEATURE_NAMES, Weights, features};
-use crate::generate::{self, GenSymmetry, Style};
+use crate::generate::{self, Style};
 use crate::level::{Pack, Playable};
-use crate::rules::{GameState, Outcome, Rules};
+use crate::rules::{GameState, Outcome, Rules, Symmetry};
 use crate::sim::{self, Config};
 
 /// Thousandths of a logit per unit of score: a fitted weight `w` (in
@@ -114,7 +114,7 @@ pub fn training_levels(options: &Options, stop: &Arc<AtomicBool>) -> Vec<Playabl
     let mut kind = 0u64;
     for &size in &options.sizes {
         for style in Style::ALL {
-            for symmetry in [GenSymmetry::HalfTurn, GenSymmetry::Mirror, GenSymmetry::None] {
+            for symmetry in [Some(Symmetry::HalfTurn), Some(Symmetry::MirrorRanks), None] {
                 kind += 1;
                 let generate_options = generate::Options {
                     width: size,
