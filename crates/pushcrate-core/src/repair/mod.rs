@@ -41,6 +41,7 @@ use std::time::Instant;
 use crate::ai::Agent;
 use crate::ai::estimate::estimate;
 use crate::analysis::{AnalysisOptions, LevelReport, Severity, Symmetries, analyze_level};
+use crate::level::edit::EditOp;
 use crate::level::{Level, Pack, Playable};
 use crate::rules::{Bitboard, Cell, Player, Rules, Stage, Symmetry};
 use crate::sim::{self, BalanceCheck, BalanceVerdict, Config, Design, Plan, Rate, Report, Tick};
@@ -128,25 +129,26 @@ impl Edit {
         }
     }
 
-    /// Makes the edit on `level`.
-    pub fn apply(&self, level: &mut Level) {
+    /// The editor's edits that make this one: what a tool would do, so
+    /// that a level is changed one way whoever changes it. A goal cell's
+    /// move takes its cell out of the set and puts the new one in.
+    #[must_use]
+    pub fn ops(&self) -> Vec<EditOp> {
         match *self {
-            Edit::Wall { cell } => level.walls.insert(cell),
-            Edit::Floor { cell } => level.walls.remove(cell),
-            Edit::Start { player, to, .. } => level.starts[player] = Some(to),
-            Edit::Goal { player, from, to } => {
-                if let Some(goals) = &mut level.goals[player] {
-                    goals.remove(from);
-                    goals.insert(to);
-                }
-            }
-            Edit::Flag { to, .. } => level.flag = Some(to),
-            Edit::AddCrate { cell } => {
-                level.crates.insert(cell, Stage::Intact);
-            }
-            Edit::RemoveCrate { cell } => {
-                level.crates.remove(&cell);
-            }
+            Edit::Wall { cell } => vec![EditOp::Wall(cell, true)],
+            Edit::Floor { cell } => vec![EditOp::Wall(cell, false)],
+            Edit::Start { player, to, .. } => vec![EditOp::Start(player, to)],
+            Edit::Goal { player, from, to } => vec![EditOp::ToggleGoal(player, from), EditOp::ToggleGoal(player, to)],
+            Edit::Flag { to, .. } => vec![EditOp::Flag(to)],
+            Edit::AddCrate { cell } => vec![EditOp::Crate(cell, Some(Stage::Intact))],
+            Edit::RemoveCrate { cell } => vec![EditOp::Crate(cell, None)],
+        }
+    }
+
+    /// Makes the edit on `level`, through [`Edit::ops`].
+    pub fn apply(&self, level: &mut Level) {
+        for op in self.ops() {
+            level.apply(op, None);
         }
     }
 
@@ -781,6 +783,39 @@ mod tests {
 
     fn c(name: &str) -> Cell {
         name.parse().unwrap()
+    }
+
+    /// A proposal's edit changes a level as the editor's tools would, and
+    /// only as it says: every single edit of every bundled level.
+    #[test]
+    fn an_edit_does_what_it_says_and_nothing_else() {
+        for pack in Pack::bundled_both() {
+            for level in &pack.levels {
+                for edit in single_edits(level) {
+                    let mut expected = level.clone();
+                    match edit {
+                        Edit::Wall { cell } => expected.walls.insert(cell),
+                        Edit::Floor { cell } => expected.walls.remove(cell),
+                        Edit::Start { player, to, .. } => expected.starts[player] = Some(to),
+                        Edit::Goal { player, from, to } => {
+                            let goals = expected.goals[player].as_mut().unwrap();
+                            goals.remove(from);
+                            goals.insert(to);
+                        }
+                        Edit::Flag { to, .. } => expected.flag = Some(to),
+                        Edit::AddCrate { cell } => {
+                            expected.crates.insert(cell, Stage::Intact);
+                        }
+                        Edit::RemoveCrate { cell } => {
+                            expected.crates.remove(&cell);
+                        }
+                    }
+                    let mut made = level.clone();
+                    edit.apply(&mut made);
+                    assert_eq!(made, expected, "{}: {}", level.id, edit.describe());
+                }
+            }
+        }
     }
 
     #[test]
