@@ -704,7 +704,7 @@ fn a_forced_win_settles_the_balance_check() {
     assert_eq!((check.verdict, check.favoured), (BalanceVerdict::Decided, Some(Player::One)));
     // A proof needs no game: none is played, and the games announced are
     // taken back.
-    assert_eq!((check.runs.len(), games.len()), (0, 0));
+    assert_eq!((check.reports.len(), games.len()), (0, 0));
     assert_eq!(ticks.into_inner().unwrap(), vec![sim::Tick::FewerGames(10)]);
     assert!(
         check.summary().starts_with("decided: player 1 forces a win in 5 actions"),
@@ -746,10 +746,10 @@ fn the_sequential_check_stops_at_its_verdict_whatever_the_threads() {
         "{}",
         check.summary()
     );
-    let test = check.runs[0].sequential.expect("a sequential run");
+    let test = check.reports[0].sequential.expect("a sequential run");
     assert_eq!(test.decision, sim::Decision::FirstAhead);
     let played = games[0].len() as u32;
-    assert!(played < 40 && played == test.games && played == check.runs[0].games, "{played} games");
+    assert!(played < 40 && played == test.games && played == check.reports[0].games, "{played} games");
     let counted = ticks.iter().filter(|t| **t == sim::Tick::Game).count() as u32;
     assert!(counted >= played, "every kept game was counted");
     assert!(ticks.iter().any(|t| matches!(t, sim::Tick::Look { pairing: 0, test } if test.is_settled())));
@@ -886,7 +886,7 @@ fn a_verdict_near_an_edge_says_so() {
 fn a_referee_settles_a_disagreement_with_one_pairing_on_its_side() {
     let ahead = BalanceCheck::refereed("level", vec![first_ahead(), straddling()], first_ahead(), None);
     assert_eq!((ahead.verdict, ahead.favoured), (BalanceVerdict::Unbalanced, Some(Player::One)));
-    assert!(ahead.pairings_disagree && ahead.refereed && ahead.runs.len() == 3);
+    assert!(ahead.pairings_disagree && ahead.refereed && ahead.reports.len() == 3);
     assert!(
         ahead.summary().contains("disagreed, unable to tell, and the referee settled it"),
         "{}",
@@ -902,7 +902,7 @@ fn a_referee_settles_a_disagreement_with_one_pairing_on_its_side() {
     assert!(alone.summary().contains("no pairing shares the referee's"), "{}", alone.summary());
     // Pairings that agree need no referee: its report is not kept.
     let agreed = BalanceCheck::refereed("level", vec![even(), even()], second_ahead(), None);
-    assert_eq!((agreed.verdict, agreed.refereed, agreed.runs.len()), (BalanceVerdict::Balanced, false, 2));
+    assert_eq!((agreed.verdict, agreed.refereed, agreed.reports.len()), (BalanceVerdict::Balanced, false, 2));
 }
 
 /// The check calls its referee in only where the pairings disagree, and
@@ -926,7 +926,7 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
         check.summary()
     );
     assert!(check.refereed && check.pairings_disagree);
-    assert_eq!((check.runs.len(), games.len(), games[2].len()), (3, 3, 20));
+    assert_eq!((check.reports.len(), games.len(), games[2].len()), (3, 3, 20));
     let ticks = ticks.into_inner().unwrap();
     let more = ticks.iter().position(|t| *t == sim::Tick::MoreGames(20)).expect("the referee was announced");
     assert_eq!(more, 40, "announced after the pairings' 40 games");
@@ -935,12 +935,12 @@ fn the_check_plays_its_referee_only_where_the_pairings_disagree() {
     // Without a referee the same disagreement is uncertain.
     let (check, _) =
         sim::check_balance(&bundled_playable("maze"), sim::Plan::only(&pairings), &config, &|_| {}, &stop);
-    assert_eq!((check.verdict, check.refereed, check.runs.len()), (BalanceVerdict::Uncertain, false, 2));
+    assert_eq!((check.verdict, check.refereed, check.reports.len()), (BalanceVerdict::Uncertain, false, 2));
     // Pairings that agree are not refereed.
     let agreeing = [[random, random], [random, random]];
     let plan = sim::Plan { pairings: &agreeing, referee: Some([hard, hard]) };
     let (check, games) = sim::check_balance(&bundled_playable("maze"), plan, &config, &|_| {}, &stop);
-    assert_eq!((check.refereed, check.runs.len(), games.len()), (false, 2, 2));
+    assert_eq!((check.refereed, check.reports.len(), games.len()), (false, 2, 2));
 }
 
 /// Once the first pairing calls a player ahead, the next asks only whether
@@ -957,8 +957,8 @@ fn the_second_pairing_asks_only_what_can_change_the_verdict() {
     let pairings = [[hard, hard], [random, random]];
     let (check, games) =
         sim::check_balance(&bundled_playable("maze"), sim::Plan::only(&pairings), &config, &|_| {}, &stop);
-    let first = check.runs[0].sequential.unwrap();
-    let second = check.runs[1].sequential.unwrap();
+    let first = check.reports[0].sequential.unwrap();
+    let second = check.reports[1].sequential.unwrap();
     assert_eq!((first.question, first.decision), (sim::Question::Verdict, sim::Decision::FirstAhead));
     assert_eq!(second.question, sim::Question::FirstAhead);
     assert!(
@@ -1000,7 +1000,7 @@ fn a_pairing_asked_one_edge_goes_on_to_share_the_referees_verdict() {
     let pairings = [[hard, hard], [greedy, greedy]];
     let (alone, alone_games) =
         sim::check_balance(&bundled_playable("gates"), sim::Plan::only(&pairings), &config, &|_| {}, &stop);
-    let narrowed = alone.runs[1].sequential.unwrap();
+    let narrowed = alone.reports[1].sequential.unwrap();
     assert_eq!(narrowed.decision, sim::Decision::NotFirstAhead, "{}", alone.summary());
     assert_eq!(alone.verdict, BalanceVerdict::Uncertain);
     let ticks = std::sync::Mutex::new(Vec::new());
@@ -1008,8 +1008,8 @@ fn a_pairing_asked_one_edge_goes_on_to_share_the_referees_verdict() {
     let plan = sim::Plan { pairings: &pairings, referee: Some([greedy, greedy]) };
     let (check, games) = sim::check_balance(&bundled_playable("gates"), plan, &config, &record, &stop);
     assert_eq!(check.verdict, BalanceVerdict::Balanced, "{}", check.summary());
-    assert!(check.refereed && check.runs.len() == 3 && games.len() == 3);
-    let resumed = check.runs[1].sequential.unwrap();
+    assert!(check.refereed && check.reports.len() == 3 && games.len() == 3);
+    let resumed = check.reports[1].sequential.unwrap();
     assert_eq!((resumed.question, resumed.decision), (sim::Question::Verdict, sim::Decision::Balanced));
     assert!(resumed.games > narrowed.games);
     assert_eq!(games[1].len() as u32, resumed.games);
@@ -1018,7 +1018,7 @@ fn a_pairing_asked_one_edge_goes_on_to_share_the_referees_verdict() {
     let actions = |results: &[GameResult]| results.iter().map(|r| r.actions.clone()).collect::<Vec<_>>();
     assert_eq!(actions(&games[1][..alone_games[1].len()]), actions(&alone_games[1]));
     assert_eq!(actions(&games[1]), actions(&games[2]));
-    assert_eq!(check.runs[2].sequential.unwrap().pairs, resumed.pairs);
+    assert_eq!(check.reports[2].sequential.unwrap().pairs, resumed.pairs);
     // Every game announced was played or withdrawn, so that a progress
     // bar ends at its length (a batch's games past the settling pair are
     // played, and not kept; the resumed run plays those again).
@@ -1046,7 +1046,7 @@ fn undecided_games_are_explained_by_static_findings() {
     let playable = level.playable(pack.rules).unwrap();
     let (check, _) =
         sim::check_balance(&playable, sim::Plan::only(&[[greedy, greedy]]), &config, &|_| {}, &stop);
-    assert!(check.undecided, "{:?}", check.runs[0]);
+    assert!(check.undecided, "{:?}", check.reports[0]);
     let codes: Vec<_> = check.explained_by.iter().map(|f| f.code).collect();
     assert!(codes.contains(&pushcrate::analysis::FindingCode::Standoff), "{codes:?}");
     assert!(check.summary().contains("explained by"), "{}", check.summary());

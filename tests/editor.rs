@@ -695,7 +695,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     let (check, games) = sandbox(&ed).balance().report().cloned().expect("the run finished");
     // tiny is a forced win: the solver decides it, and no game is played.
     assert_eq!(check.verdict, pushcrate::sim::BalanceVerdict::Decided);
-    assert!(check.runs.is_empty() && games.is_empty());
+    assert!(check.reports.is_empty() && games.is_empty());
     ed.harness.run();
     assert!(ed.harness.query_by_label_contains("Settled by the solver").is_some());
     assert!(ed.harness.query_by_label_contains("Decided: player 1 forces a win").is_some());
@@ -713,8 +713,8 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     ed.harness.state_mut().command(pushcrate::editor::command::Command::RunBalance);
     wait_for_balance(&mut ed, 60);
     let (check, games) = sandbox(&ed).balance().report().cloned().expect("the run finished");
-    assert_eq!((check.runs.len(), check.runs[0].games, games[0].len()), (1, 40, 40));
-    assert!(check.runs[0].sequential.is_none());
+    assert_eq!((check.reports.len(), check.reports[0].games, games[0].len()), (1, 40, 40));
+    assert!(check.reports[0].sequential.is_none());
     ed.harness.run();
     assert_eq!(ed.harness.query_all_by_label_contains("40 games (").count(), 1);
     assert_eq!(ed.harness.query_all_by_label_contains("First player scores").count(), 1);
@@ -758,7 +758,7 @@ fn the_balance_panel_runs_self_play_in_the_background() {
     ed.harness.state_mut().command(pushcrate::editor::command::Command::CancelBalance);
     wait_for_balance(&mut ed, 30);
     let (check, _) = sandbox(&ed).balance().report().cloned().unwrap();
-    assert!(check.interrupted && check.runs[0].games < 20_000);
+    assert!(check.interrupted && check.reports[0].games < 20_000);
     assert_eq!(check.verdict, pushcrate::sim::BalanceVerdict::Uncertain);
     assert!(
         check.summary().contains("leaning to") || check.summary().contains("balanced,"),
@@ -2034,7 +2034,7 @@ fn cancelling_a_rerun_keeps_the_finished_verdict() {
     wait_for_balance(&mut ed, 60);
     let (kept, _) = sandbox(&ed).balance().report().cloned().expect("a verdict is shown");
     assert!(!kept.interrupted, "the cancelled rerun did not replace the finished verdict");
-    assert_eq!(kept.runs[0].games, finished.runs[0].games);
+    assert_eq!(kept.reports[0].games, finished.reports[0].games);
 }
 
 /// Save As of a bundled pack keeps its comments and its order, as a file

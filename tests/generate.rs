@@ -87,7 +87,7 @@ fn balanced_levels_record_their_balance() {
         let check = g.balance.as_ref().expect("a balance check");
         assert_eq!(check.verdict, BalanceVerdict::Balanced);
         assert!(check.forced_win.is_none());
-        let test = check.runs[0].sequential.expect("the generator's check is sequential");
+        let test = check.reports[0].sequential.expect("the generator's check is sequential");
         assert_eq!(test.decision, pushcrate::sim::Decision::Balanced, "{test:?}");
         assert!(g.level.notes.as_deref().unwrap_or("").contains("Balance: balanced (first player"));
     }

@@ -98,7 +98,7 @@ fn report_text(r: &Repair, seconds: f64) -> String {
             edits_text(&p.edits)
         );
         if let Some(check) = &p.check {
-            for run in &check.runs {
+            for run in &check.reports {
                 text += &format!(
                     "  {} against {}: first player {} over {} games\n",
                     run.agents[0],

@@ -237,7 +237,7 @@ pub fn balance_check(check: &BalanceCheck) -> Value {
         "explained_by": check.explained_by.iter().map(finding).collect::<Vec<_>>(),
         "why": check.why,
         "decisions": decisions(&check.decisions),
-        "runs": check.runs.iter().map(run_report).collect::<Vec<_>>(),
+        "runs": check.reports.iter().map(run_report).collect::<Vec<_>>(),
     })
 }
 
@@ -284,7 +284,7 @@ fn proposal_json(p: &Proposal, before: Rate) -> Value {
         json!({
             "verdict": c.verdict.name(),
             "favoured": c.favoured.map(Player::number),
-            "pairings": c.runs.iter().map(|r| json!({
+            "pairings": c.reports.iter().map(|r| json!({
                 "agents": r.agents,
                 "games": r.games,
                 "first_player_score": rate(&r.first_player_score),

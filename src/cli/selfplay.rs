@@ -620,16 +620,16 @@ fn check_text(check: &sim::BalanceCheck) -> String {
             format_actions(&forced.line)
         );
     }
-    for run in &check.runs {
+    for run in &check.reports {
         out += &text(run);
     }
-    let verdict = if check.runs.iter().all(|r| r.games == 0) && check.forced_win.is_none() {
+    let verdict = if check.reports.iter().all(|r| r.games == 0) && check.forced_win.is_none() {
         "none: no game finished".to_owned()
     } else {
         check.summary()
     };
     let partial = if check.interrupted { " (from the games finished before the interruption)" } else { "" };
-    let label = match check.runs.len() {
+    let label = match check.reports.len() {
         0 | 1 => "verdict",
         2 => "verdict under both pairings",
         _ => "verdict under the pairings and the referee",

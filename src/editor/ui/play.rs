@@ -702,7 +702,7 @@ fn balance_verdict_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck) {
                 forced.player,
                 forced.line.len(),
                 crate::rules::format_actions(&forced.line),
-                if check.runs.iter().any(|r| r.games > 0) {
+                if check.reports.iter().any(|r| r.games > 0) {
                     " The games below do not change that."
                 } else {
                     ""
@@ -751,7 +751,7 @@ fn capitalized(text: &str) -> String {
 
 /// Each pairing's report and plots.
 fn balance_runs_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<crate::sim::GameResult>]) {
-    for (report, results) in check.runs.iter().zip(games) {
+    for (report, results) in check.reports.iter().zip(games) {
         ui.separator();
         let (pairing, settings) = plain_agents(&format!("{} against {}", report.agents[0], report.agents[1]));
         let label = ui.label(RichText::new(pairing).strong());

@@ -542,7 +542,7 @@ fn gives_up(pairing: usize, test: &sim::Sequential) -> bool {
 #[must_use]
 pub fn balance_note(check: &BalanceCheck) -> String {
     let runs: Vec<String> = check
-        .runs
+        .reports
         .iter()
         .map(|r| {
             format!(

@@ -138,7 +138,9 @@ impl Edit {
             Edit::Wall { cell } => vec![EditOp::Wall(cell, true)],
             Edit::Floor { cell } => vec![EditOp::Wall(cell, false)],
             Edit::Start { player, to, .. } => vec![EditOp::Start(player, to)],
-            Edit::Goal { player, from, to } => vec![EditOp::ToggleGoal(player, from), EditOp::ToggleGoal(player, to)],
+            Edit::Goal { player, from, to } => {
+                vec![EditOp::ToggleGoal(player, from), EditOp::ToggleGoal(player, to)]
+            }
             Edit::Flag { to, .. } => vec![EditOp::Flag(to)],
             Edit::AddCrate { cell } => vec![EditOp::Crate(cell, Some(Stage::Intact))],
             Edit::RemoveCrate { cell } => vec![EditOp::Crate(cell, None)],
@@ -254,7 +256,7 @@ impl Proposal {
     pub fn score(&self) -> Rate {
         self.check
             .as_ref()
-            .and_then(|c| c.runs.last())
+            .and_then(|c| c.reports.last())
             .filter(|r| r.games > 0)
             .map_or(self.quick, |r| r.first_player_score)
     }

@@ -173,7 +173,7 @@ pub struct BalanceCheck {
     /// apart).
     pub pairings_disagree: bool,
     /// Whether the referee settled the pairings' disagreement: its report
-    /// is then the last of `runs`.
+    /// is then the last of `reports`.
     pub refereed: bool,
     /// Whether some pairing found the level stall-prone (its stall rate's
     /// interval lies above 5%): a stall under strong play is the level's.
@@ -191,7 +191,7 @@ pub struct BalanceCheck {
     /// has been given the level's analysis.
     pub explained_by: Vec<Finding>,
     /// One report per pairing, in the order played.
-    pub runs: Vec<Report>,
+    pub reports: Vec<Report>,
     /// Where the check's games were decided (every pairing's games).
     pub decisions: Decisions,
     /// Why, in plain words, once [`BalanceCheck::explain`] has been given
@@ -226,32 +226,32 @@ fn undecided(report: &Report) -> bool {
 }
 
 impl BalanceCheck {
-    /// The verdict of `runs` (one report per pairing), settled by a
+    /// The verdict of `reports` (one report per pairing), settled by a
     /// forced win where the solver found one.
     #[must_use]
-    pub fn new(level: &str, runs: Vec<Report>, forced_win: Option<ForcedWin>) -> BalanceCheck {
-        BalanceCheck::judge(level, runs, None, forced_win)
+    pub fn new(level: &str, reports: Vec<Report>, forced_win: Option<ForcedWin>) -> BalanceCheck {
+        BalanceCheck::judge(level, reports, None, forced_win)
     }
 
-    /// The verdict of `runs` where they disagree, settled by `referee`'s
-    /// report: a side holds when the referee and one of the runs share it.
+    /// The verdict of `reports` where they disagree, settled by `referee`'s
+    /// report: a side holds when the referee and one of the reports share it.
     #[must_use]
     pub fn refereed(
         level: &str,
-        runs: Vec<Report>,
+        reports: Vec<Report>,
         referee: Report,
         forced_win: Option<ForcedWin>,
     ) -> BalanceCheck {
-        BalanceCheck::judge(level, runs, Some(referee), forced_win)
+        BalanceCheck::judge(level, reports, Some(referee), forced_win)
     }
 
     fn judge(
         level: &str,
-        mut runs: Vec<Report>,
+        mut reports: Vec<Report>,
         referee: Option<Report>,
         forced_win: Option<ForcedWin>,
     ) -> BalanceCheck {
-        let sides: Vec<Option<Leaning>> = runs.iter().map(Report::leaning).collect();
+        let sides: Vec<Option<Leaning>> = reports.iter().map(Report::leaning).collect();
         let pairings_disagree = sides.windows(2).any(|w| w[0] != w[1]);
         let agreed = match &referee {
             _ if !pairings_disagree => sides.first().copied().flatten(),
@@ -266,34 +266,34 @@ impl BalanceCheck {
             (None, None) => (BalanceVerdict::Uncertain, None),
         };
         let refereed = pairings_disagree && referee.is_some();
-        runs.extend(referee.filter(|_| refereed));
+        reports.extend(referee.filter(|_| refereed));
         BalanceCheck {
             level: level.to_owned(),
             verdict,
             favoured,
             pairings_disagree,
             refereed,
-            stall_prone: runs.iter().any(|r| r.verdicts.stall_prone),
-            interrupted: runs.iter().any(|r| r.interrupted),
-            undecided: runs.iter().any(undecided),
+            stall_prone: reports.iter().any(|r| r.verdicts.stall_prone),
+            interrupted: reports.iter().any(|r| r.interrupted),
+            undecided: reports.iter().any(undecided),
             explained_by: Vec::new(),
             forced_win,
-            runs,
+            reports,
             decisions: Decisions::default(),
             why: Vec::new(),
         }
     }
 
     /// The reports that hold the verdict, and those that disagreed with
-    /// it: where the referee settled a disagreement, the runs on its side
+    /// it: where the referee settled a disagreement, the reports on its side
     /// and the others; else every run, and none.
     fn sides(&self) -> (Vec<&Report>, Vec<&Report>) {
-        match self.runs.last().filter(|_| self.refereed) {
+        match self.reports.last().filter(|_| self.refereed) {
             Some(referee) => {
                 let side = referee.leaning();
-                self.runs.iter().partition(|r| r.leaning() == side)
+                self.reports.iter().partition(|r| r.leaning() == side)
             }
-            None => (self.runs.iter().collect(), Vec::new()),
+            None => (self.reports.iter().collect(), Vec::new()),
         }
     }
 
@@ -545,13 +545,14 @@ impl BalanceCheck {
     }
 
     fn summary_noting(&self, near_edge: bool) -> String {
-        let names = |runs: &[&Report]| {
-            runs.iter()
+        let names = |reports: &[&Report]| {
+            reports
+                .iter()
                 .map(|r| format!("{} ({})", r.agents[0], score_text(r)))
                 .collect::<Vec<_>>()
                 .join(" and ")
         };
-        let sequential = !self.runs.is_empty() && self.runs.iter().all(|r| r.sequential.is_some());
+        let sequential = !self.reports.is_empty() && self.reports.iter().all(|r| r.sequential.is_some());
         let (holding, dissent) = self.sides();
         let pairings = names(&holding);
         // Who disagreed, when the referee settled it.
@@ -592,24 +593,24 @@ impl BalanceCheck {
             ),
             (BalanceVerdict::Uncertain, _) if self.interrupted => format!(
                 "uncertain: the check was stopped before every pairing had its verdict ({})",
-                self.runs.iter().map(|r| format!("{}: {}", r.agents[0], run_side(r))).collect::<Vec<_>>().join("; ")
+                self.reports.iter().map(|r| format!("{}: {}", r.agents[0], run_side(r))).collect::<Vec<_>>().join("; ")
             ),
             _ if self.pairings_disagree && !self.refereed => format!(
                 "uncertain: strong agents disagree ({})",
-                self.runs.iter().map(|r| format!("{}: {}", r.agents[0], run_side(r))).collect::<Vec<_>>().join("; ")
+                self.reports.iter().map(|r| format!("{}: {}", r.agents[0], run_side(r))).collect::<Vec<_>>().join("; ")
             ),
             _ if self.pairings_disagree => format!(
                 "uncertain: the pairings disagree ({}){}",
-                self.runs
+                self.reports
                     .iter()
                     .enumerate()
                     .map(|(i, r)| {
-                        let role = if self.refereed && i + 1 == self.runs.len() { ", the referee" } else { "" };
+                        let role = if self.refereed && i + 1 == self.reports.len() { ", the referee" } else { "" };
                         format!("{}{role}: {}", r.agents[0], side_name(r.leaning()))
                     })
                     .collect::<Vec<_>>()
                     .join("; "),
-                match self.runs.last().map(Report::leaning) {
+                match self.reports.last().map(Report::leaning) {
                     _ if !self.refereed => "",
                     Some(None) => ", and the referee cannot tell either",
                     _ => ", and no pairing shares the referee's verdict",
@@ -727,25 +728,25 @@ fn play_check(
         return (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new());
     }
     let pairings = Pairings { start, level, base, cap, progress, cancel };
-    let mut runs = Vec::new();
+    let mut reports = Vec::new();
     let mut games = Vec::new();
     for (pairing, &agents) in plan.pairings.iter().enumerate() {
-        let (report, results) = pairings.play(agents, pairing, question_left(&runs, start.turn()), None);
-        runs.push(report);
+        let (report, results) = pairings.play(agents, pairing, question_left(&reports, start.turn()), None);
+        reports.push(report);
         games.push(results);
         if cancel.load(Ordering::Relaxed) {
             break;
         }
     }
-    let mut check = BalanceCheck::new(level, runs, None);
-    let complete = check.runs.len() == plan.pairings.len() && !check.interrupted;
+    let mut check = BalanceCheck::new(level, reports, None);
+    let complete = check.reports.len() == plan.pairings.len() && !check.interrupted;
     if let Some(referee) = plan.referee
         && complete
         && check.pairings_disagree
     {
-        check = pairings.referee(plan.pairings, referee, check.runs, &mut games);
+        check = pairings.referee(plan.pairings, referee, check.reports, &mut games);
     }
-    if check.runs.len() < plan.pairings.len() {
+    if check.reports.len() < plan.pairings.len() {
         // A pairing that was never played cannot agree: no verdict yet.
         check.verdict = BalanceVerdict::Uncertain;
         check.favoured = None;
@@ -818,13 +819,13 @@ impl Pairings<'_> {
         )
     }
 
-    /// The referee's games where the pairings (`runs`, their games in
+    /// The referee's games where the pairings (`reports`, their games in
     /// `games`) disagree, and the check they make together.
     fn referee(
         &self,
         pairings: &[[Agent; 2]],
         referee: [Agent; 2],
-        mut runs: Vec<Report>,
+        mut reports: Vec<Report>,
         games: &mut Vec<Vec<GameResult>>,
     ) -> BalanceCheck {
         (self.progress)(Tick::MoreGames(self.cap));
@@ -835,11 +836,11 @@ impl Pairings<'_> {
         // pairing shares that yet, the pairing goes on to the whole
         // verdict, since the verdict holds where it shares the referee's.
         if let Some(side) = referee_report.leaning()
-            && !runs.iter().any(|r| r.leaning() == Some(side))
+            && !reports.iter().any(|r| r.leaning() == Some(side))
             && !self.cancel.load(Ordering::Relaxed)
         {
             for (pairing, &agents) in pairings.iter().enumerate() {
-                let Some(test) = runs[pairing].sequential else { continue };
+                let Some(test) = reports[pairing].sequential else { continue };
                 let ruled_out = match test.decision {
                     Decision::NotFirstAhead => Leaning::Ahead(self.start.turn()),
                     Decision::NotSecondAhead => Leaning::Ahead(self.start.turn().other()),
@@ -851,12 +852,12 @@ impl Pairings<'_> {
                 (self.progress)(Tick::MoreGames(self.cap - test.games));
                 let played = std::mem::take(&mut games[pairing]);
                 let (report, results) = self.play(agents, pairing, Question::Verdict, Some((test, played)));
-                runs[pairing] = report;
+                reports[pairing] = report;
                 games[pairing] = results;
             }
         }
         games.push(referee_games);
-        BalanceCheck::refereed(self.level, runs, referee_report, None)
+        BalanceCheck::refereed(self.level, reports, referee_report, None)
     }
 }
 
@@ -868,8 +869,8 @@ impl Pairings<'_> {
 /// ahead* ends the pairing there (the pairings then disagree), where the
 /// full verdict (balanced, or the other player ahead) could take hundreds
 /// of games more to tell apart. Else the whole verdict is asked.
-fn question_left(runs: &[Report], first: Player) -> Question {
-    match runs.first().and_then(Report::leaning) {
+fn question_left(reports: &[Report], first: Player) -> Question {
+    match reports.first().and_then(Report::leaning) {
         Some(Leaning::Ahead(player)) if player == first => Question::FirstAhead,
         Some(Leaning::Ahead(_)) => Question::SecondAhead,
         _ => Question::Verdict,

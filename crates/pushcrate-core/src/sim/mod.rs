@@ -25,4 +25,4 @@ pub use game::{Config, GameResult, MAX_ACTIONS, SEQUENTIAL_CAP, on_worker_start,
 pub use runs::{balance_run, greedy_balance, head_to_head, resume_sequential, run_sequential};
 pub use sequential::{BAND, Decision, Design, Edge, Leaning, Pentanomial, Question, Sequential};
 pub use skill::{TRACE, TRACE_GAMES, TracePoint, skill_trace};
-pub use stats::{ForcedWin, Lengths, Rate, Report, RunVerdict};
+pub use stats::{ForcedWin, Lengths, Rate, Report, ReportVerdict};

@@ -62,7 +62,7 @@ pub struct Lengths {
 
 /// The verdicts a designer acts on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct RunVerdict {
+pub struct ReportVerdict {
     /// The first player's score interval lies outside 40–60%.
     pub unbalanced: bool,
     /// Neither unbalanced nor shown balanced: the first player's score
@@ -120,7 +120,7 @@ pub struct Report {
     /// Game lengths.
     pub length: Lengths,
     /// The verdicts of this run alone.
-    pub verdicts: RunVerdict,
+    pub verdicts: ReportVerdict,
     /// The sequential test that stopped the run, when one did: its
     /// decision is then the run's verdict, not the fixed-size interval.
     pub sequential: Option<Sequential>,
@@ -250,7 +250,7 @@ impl Report {
                 p90: percentile(&lengths, 0.9),
                 spread,
             },
-            verdicts: RunVerdict {
+            verdicts: ReportVerdict {
                 unbalanced: games > 0
                     && (first_player_score.low > BAND.1 || first_player_score.high < BAND.0),
                 uncertain: games == 0
