@@ -707,11 +707,38 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
     if stopped() {
         return Ok(super::EXIT_INTERRUPTED);
     }
-    // Positions: each level's start, and three points of a seeded random
-    // line through it.
+    let positions = suite_positions(&packs);
+
+    if stopped() {
+        return Ok(super::EXIT_INTERRUPTED);
+    }
+    let games = suite_games(&packs, &stopped)?;
+    let Some(games) = games else { return Ok(super::EXIT_INTERRUPTED) };
+
+    files.push(("positions.json".to_owned(), json_file(&json!({ "positions": positions }))?));
+    files.push(("games.json".to_owned(), json_file(&json!({ "games": games }))?));
+    let manifest = manifest(pack_files, positions.len(), games.len());
+    files.push(("manifest.json".to_owned(), json_file(&manifest)?));
+    if stopped() {
+        return Ok(super::EXIT_INTERRUPTED);
+    }
+    write_folder(dir, &files, "the conformance suite", is_suite)?;
+    err(&format!(
+        "wrote the conformance suite to {}: {} packs, {} positions, {} games\n",
+        crate::files::shown(dir),
+        packs.len(),
+        positions.len(),
+        games.len()
+    ));
+    Ok(EXIT_OK)
+}
+
+/// The suite's positions: each level's start, and three points of a
+/// seeded random line through it.
+fn suite_positions(packs: &[(String, Pack)]) -> Vec<Value> {
     let mut positions = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for (name, pack) in &packs {
+    for (name, pack) in packs {
         for level in &pack.levels {
             let Ok(mut state) = level.start_state(pack.rules) else { continue };
             let small = u32::from(level.width) * u32::from(level.height) <= 49;
@@ -731,11 +758,13 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
             }
         }
     }
+    positions
+}
 
-    if stopped() {
-        return Ok(super::EXIT_INTERRUPTED);
-    }
-    let found = find_events(&packs);
+/// The suite's games: a game reaching each event, the draw offers and the
+/// hand-written scenarios; `None` when `stopped` says the run was stopped.
+fn suite_games(packs: &[(String, Pack)], stopped: &dyn Fn() -> bool) -> anyhow::Result<Option<Vec<Value>>> {
+    let found = find_events(packs);
     let mut games = Vec::new();
     for event in EVENTS {
         let Some((pack, level, line, state)) = found.get(event) else {
@@ -744,15 +773,17 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         games.push(game_entry(event, pack, level, &line.text(), state));
     }
     if stopped() {
-        return Ok(super::EXIT_INTERRUPTED);
+        return Ok(None);
     }
     let draw_pack = packs.iter().find(|(n, _)| n == "early-draws").context("the draw pack")?;
     games.extend(draw_games(&draw_pack.0, &draw_pack.1)?);
-    games.extend(scenario_games(&packs)?);
+    games.extend(scenario_games(packs)?);
+    Ok(Some(games))
+}
 
-    files.push(("positions.json".to_owned(), json_file(&json!({ "positions": positions }))?));
-    files.push(("games.json".to_owned(), json_file(&json!({ "games": games }))?));
-    let manifest = json!({
+/// The suite's manifest: what each file holds and how to read it.
+fn manifest(pack_files: Vec<Value>, positions: usize, games: usize) -> Value {
+    json!({
         "suite": "pushcrate-conformance",
         "version": SUITE_VERSION,
         "pack_format": crate::level::FORMAT_VERSION,
@@ -760,22 +791,9 @@ pub(super) fn conformance_command(args: &ConformanceArgs) -> anyhow::Result<u8> 
         "rules": "docs/rules.md (sections as the engine's messages cite them)",
         "notation": "actions as in docs/rules.md section 13; `draw:accepted` and `draw:declined` are draw offers made by the player to move before its action, not actions",
         "packs": pack_files,
-        "positions": { "file": "positions.json", "count": positions.len(), "fields": "pack, level, line (played from the level's start), to_move, legal (sorted), refused (pushes the path rule refuses, with the reason), perft (counts at depth 1..n), state, may_offer_draw (whether the player to move may offer a draw now)" },
-        "games": { "file": "games.json", "count": games.len(), "fields": "event, pack, level, line, expected (the state after the line), legal (the sorted legal actions after it), may_offer_draw, refused (pushes the path rule refuses, where there are any), claim (for hand-written scenarios: what the line shows)" },
+        "positions": { "file": "positions.json", "count": positions, "fields": "pack, level, line (played from the level's start), to_move, legal (sorted), refused (pushes the path rule refuses, with the reason), perft (counts at depth 1..n), state, may_offer_draw (whether the player to move may offer a draw now)" },
+        "games": { "file": "games.json", "count": games, "fields": "event, pack, level, line, expected (the state after the line), legal (the sorted legal actions after it), may_offer_draw, refused (pushes the path rule refuses, where there are any), claim (for hand-written scenarios: what the line shows)" },
         "state": "to_move (null once the game is over), actions_played, bonus_actions (0 once the game is over), over, outcome (null, \"draw\" or {winner, by: flag|crates}), players [1, 2] {cell, start, destroyed, placements_left}, flag {cell, carrier}, crates (sorted, \"c3\" or \"c3:cracked\")",
         "levels": "every level of a pack carries derived.resolved: width, height, first, flag, p1 and p2 {start, goals}, and every rule option, the defaults applied",
-    });
-    files.push(("manifest.json".to_owned(), json_file(&manifest)?));
-    if stopped() {
-        return Ok(super::EXIT_INTERRUPTED);
-    }
-    write_folder(dir, &files, "the conformance suite", is_suite)?;
-    err(&format!(
-        "wrote the conformance suite to {}: {} packs, {} positions, {} games\n",
-        crate::files::shown(dir),
-        packs.len(),
-        positions.len(),
-        games.len()
-    ));
-    Ok(EXIT_OK)
+    })
 }

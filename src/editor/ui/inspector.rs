@@ -94,64 +94,15 @@ impl View<'_> {
                 RichText::new("What the level is meant to be; `pushcrate analyze --verify` fails when one does not hold.")
                     .small(),
             );
-            let mut forms = vec![
-                Expectation::Valid,
-                Expectation::NoWarnings,
-                Expectation::Balanced,
-                Expectation::Unbalanced(Player::One),
-                Expectation::Unbalanced(Player::Two),
-                Expectation::Decided(Player::One),
-                Expectation::Decided(Player::Two),
-                Expectation::Unwinnable,
-            ];
-            // The codes the level has now, and those it is expected to.
-            let mut codes: Vec<String> = problems
-                .iter()
-                .map(|p| p.code.as_str().to_owned())
-                .chain(report.findings.iter().map(|f| f.code.as_str().to_owned()))
-                .collect();
-            codes.extend(level.expect.iter().filter_map(|e| match e {
-                Expectation::Finding(code) => Some(code.clone()),
-                _ => None,
-            }));
-            codes.sort();
-            codes.dedup();
-            forms.extend(codes.into_iter().map(Expectation::Finding));
+            let forms = expectation_forms(level, &problems, &report);
             let mut changed = None;
             for form in forms {
                 let chosen = level.expect.iter().position(|e| *e == form);
-                ui.horizontal_wrapped(|ui| {
-                    let mut on = chosen.is_some();
-                    let (label, meaning) = expectation_words(&form);
-                    let checkbox = ui
-                        .checkbox(&mut on, label)
-                        .on_hover_text(format!("{meaning}\n(`{form}` in the pack's `expect` list)"));
-                    if checkbox.changed() {
-                        let mut expect = level.expect.clone();
-                        if on {
-                            expect.push(form.clone());
-                        } else {
-                            expect.retain(|e| *e != form);
-                        }
-                        changed = Some(expect);
-                    }
-                    let Some(i) = chosen else { return };
-                    match &results[i] {
-                        Some(met) => {
-                            let (mark, color) = if met.holds {
-                                ("holds", Color32::from_rgb(40, 150, 60))
-                            } else {
-                                ("fails", severity_color(Severity::Error))
-                            };
-                            ui.label(RichText::new(mark).strong().color(color)).on_hover_text(met.why.clone());
-                        }
-                        None => {
-                            ui.label(RichText::new("run the balance check").weak()).on_hover_text(
-                                "Play (F5) ▸ Balance ▸ Run self-play on this layout, or `pushcrate analyze --verify --balance`",
-                            );
-                        }
-                    }
-                });
+                let result = chosen.map(|i| results[i].as_ref());
+                let solving = matches!(form, Expectation::Decided(_)) && app.analyses().solving();
+                if let Some(expect) = expectation_row_ui(ui, &level.expect, &form, result, solving) {
+                    changed = Some(expect);
+                }
             }
             if let Some(expect) = changed {
                 self.command(Command::SetField(FormField::Expectations(expect)));
@@ -425,4 +376,89 @@ fn expectation_words(form: &crate::level::Expectation) -> (String, String) {
             (format!("{code}: {title}"), summary.to_owned())
         }
     }
+}
+
+/// The expectations the inspector offers for `level`: every form, and a
+/// finding's code for each problem or finding the level has now or is
+/// expected to have.
+fn expectation_forms(
+    level: &crate::level::Level,
+    problems: &[crate::level::Problem],
+    report: &crate::analysis::LevelReport,
+) -> Vec<crate::level::Expectation> {
+    use crate::level::Expectation;
+    let mut forms = vec![
+        Expectation::Valid,
+        Expectation::NoWarnings,
+        Expectation::Balanced,
+        Expectation::Unbalanced(Player::One),
+        Expectation::Unbalanced(Player::Two),
+        Expectation::Decided(Player::One),
+        Expectation::Decided(Player::Two),
+        Expectation::Unwinnable,
+    ];
+    // The codes the level has now, and those it is expected to.
+    let mut codes: Vec<String> = problems
+        .iter()
+        .map(|p| p.code.as_str().to_owned())
+        .chain(report.findings.iter().map(|f| f.code.as_str().to_owned()))
+        .collect();
+    codes.extend(level.expect.iter().filter_map(|e| match e {
+        Expectation::Finding(code) => Some(code.clone()),
+        _ => None,
+    }));
+    codes.sort();
+    codes.dedup();
+    forms.extend(codes.into_iter().map(Expectation::Finding));
+    forms
+}
+
+/// One expectation's row: its box (ticking it gives the new list, which
+/// is returned) and, when chosen (`result` is `Some`), whether it holds, or
+/// what would answer it.
+fn expectation_row_ui(
+    ui: &mut Ui,
+    expect: &[crate::level::Expectation],
+    form: &crate::level::Expectation,
+    result: Option<Option<&crate::analysis::Met>>,
+    solving: bool,
+) -> Option<Vec<crate::level::Expectation>> {
+    let mut changed = None;
+    ui.horizontal_wrapped(|ui| {
+        let mut on = result.is_some();
+        let (label, meaning) = expectation_words(form);
+        let checkbox = ui
+            .checkbox(&mut on, label)
+            .on_hover_text(format!("{meaning}\n(`{form}` in the pack's `expect` list)"));
+        if checkbox.changed() {
+            let mut expect = expect.to_vec();
+            if on {
+                expect.push(form.clone());
+            } else {
+                expect.retain(|e| e != form);
+            }
+            changed = Some(expect);
+        }
+        let Some(result) = result else { return };
+        match result {
+            Some(met) => {
+                let (mark, color) = if met.holds {
+                    ("holds", Color32::from_rgb(40, 150, 60))
+                } else {
+                    ("fails", severity_color(Severity::Error))
+                };
+                ui.label(RichText::new(mark).strong().color(color)).on_hover_text(met.why.clone());
+            }
+            None if solving => {
+                ui.label(RichText::new("solving…").weak())
+                    .on_hover_text("The solver looks for a forced win in the background.");
+            }
+            None => {
+                ui.label(RichText::new("run the balance check").weak()).on_hover_text(
+                    "Play (F5) ▸ Balance ▸ Run self-play on this layout, or `pushcrate analyze --verify --balance`",
+                );
+            }
+        }
+    });
+    changed
 }

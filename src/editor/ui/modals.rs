@@ -78,112 +78,8 @@ impl View<'_> {
                         }
                     });
                 }
-                Modal::Generate(mut form) => {
-                    use crate::generate::Style;
-                    use crate::rules::Symmetry;
-                    ui.heading("Generate a level");
-                    egui::Grid::new("generate").num_columns(2).show(ui, |ui| {
-                        let label = ui.label("Size");
-                        ui.horizontal(|ui| {
-                            ui.add(
-                                egui::DragValue::new(&mut form.width)
-                                    .range(MIN_SIDE..=MAX_SIDE)
-                                    .prefix("files "),
-                            )
-                            .labelled_by(label.id);
-                            ui.add(
-                                egui::DragValue::new(&mut form.height)
-                                    .range(MIN_SIDE..=MAX_SIDE)
-                                    .prefix("ranks "),
-                            )
-                            .labelled_by(label.id);
-                        });
-                        ui.end_row();
-                        ui.label("Style");
-                        ui.horizontal(|ui| {
-                            for style in Style::ALL {
-                                ui.radio_value(&mut form.style, style, style.to_string());
-                            }
-                        });
-                        ui.end_row();
-                        ui.label("Symmetry");
-                        ui.horizontal(|ui| {
-                            for (symmetry, name) in [
-                                (Some(Symmetry::HalfTurn), "half turn"),
-                                (Some(Symmetry::MirrorRanks), "mirror"),
-                                (None, "none"),
-                            ] {
-                                ui.radio_value(&mut form.symmetry, symmetry, name);
-                            }
-                        });
-                        ui.end_row();
-                        let label = ui.label("Seed");
-                        ui.add(egui::DragValue::new(&mut form.seed)).labelled_by(label.id);
-                        ui.end_row();
-                        ui.label("");
-                        ui.checkbox(&mut form.balanced, "Balanced (the balance check calls it balanced under expert and deep: a minute or two)");
-                        ui.end_row();
-                        ui.label("");
-                        ui.add_enabled(
-                            form.balanced,
-                            egui::Checkbox::new(
-                                &mut form.clear_of_edges,
-                                "Clear of the band's edges (no pairing within 5 points of 40% or 60%: slower)",
-                            ),
-                        );
-                        ui.end_row();
-                    });
-                    if Some(&Modal::Generate(form.clone())) != app.modal() {
-                        answers.push(Answer::Edit(Modal::Generate(form.clone())));
-                    }
-                    ui.horizontal(|ui| {
-                        if ui.button("Generate").clicked() {
-                            answers.push(Answer::Generate(form.clone()));
-                        }
-                        if ui.button("Cancel").clicked() {
-                            answers.push(Answer::Dismiss);
-                        }
-                    });
-                }
-                Modal::AskPath { task, mut path } => {
-                    ui.heading(task.title());
-                    ui.label(format!(
-                        "No file dialog can be shown here ({}): type the file's path.",
-                        app.dialogs_unavailable_because()
-                    ));
-                    let label = ui.label("Path");
-                    let output = egui::TextEdit::singleline(&mut path).desired_width(460.0).show(ui);
-                    let field = egui::Response::clone(&output.response).labelled_by(label.id);
-                    // Typing goes to the path at once, with no click first:
-                    // the field takes the keyboard as the dialog opens, the
-                    // file's name selected (as a desktop's Save dialog
-                    // does), so that what is typed replaces the name and
-                    // keeps its folder and extension.
-                    if opening {
-                        field.request_focus();
-                        let mut state = output.state;
-                        let (start, end) = name_span(&path);
-                        state.cursor.set_char_range(Some(egui::text::CCursorRange::two(
-                            egui::text::CCursor::new(start),
-                            egui::text::CCursor::new(end),
-                        )));
-                        state.store(ui.ctx(), field.id);
-                    }
-                    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    let edited = Modal::AskPath { task, path: path.clone() };
-                    if Some(&edited) != app.modal() {
-                        answers.push(Answer::Edit(edited));
-                    }
-                    ui.horizontal(|ui| {
-                        let ok = ui.add_enabled(!path.trim().is_empty(), Button::new("OK")).clicked();
-                        if (ok || enter) && !path.trim().is_empty() {
-                            answers.push(Answer::FileTask(task, std::path::PathBuf::from(path.trim())));
-                        }
-                        if ui.button("Cancel").clicked() {
-                            answers.push(Answer::Dismiss);
-                        }
-                    });
-                }
+                Modal::Generate(form) => generate_ui(ui, app, form, &mut answers),
+                Modal::AskPath { task, path } => ask_path_ui(ui, app, (task, path), opening, &mut answers),
                 Modal::Error(message) => {
                     ui.heading("Something went wrong");
                     ui.label(message);
@@ -224,6 +120,124 @@ fn name_span(path: &str) -> (usize, usize) {
     } else {
         (start, start + stem.chars().count())
     }
+}
+
+/// The generator's form: size, style, symmetry, seed and balance; an
+/// edit of the form is an answer, so that the form lives in the app.
+fn generate_ui(
+    ui: &mut egui::Ui,
+    app: &crate::editor::EditorApp,
+    mut form: crate::editor::GenerateForm,
+    answers: &mut Vec<Answer>,
+) {
+    use crate::generate::Style;
+    use crate::rules::Symmetry;
+    ui.heading("Generate a level");
+    egui::Grid::new("generate").num_columns(2).show(ui, |ui| {
+        let label = ui.label("Size");
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut form.width).range(MIN_SIDE..=MAX_SIDE).prefix("files "))
+                .labelled_by(label.id);
+            ui.add(egui::DragValue::new(&mut form.height).range(MIN_SIDE..=MAX_SIDE).prefix("ranks "))
+                .labelled_by(label.id);
+        });
+        ui.end_row();
+        ui.label("Style");
+        ui.horizontal(|ui| {
+            for style in Style::ALL {
+                ui.radio_value(&mut form.style, style, style.to_string());
+            }
+        });
+        ui.end_row();
+        ui.label("Symmetry");
+        ui.horizontal(|ui| {
+            for (symmetry, name) in [
+                (Some(Symmetry::HalfTurn), "half turn"),
+                (Some(Symmetry::MirrorRanks), "mirror"),
+                (None, "none"),
+            ] {
+                ui.radio_value(&mut form.symmetry, symmetry, name);
+            }
+        });
+        ui.end_row();
+        let label = ui.label("Seed");
+        ui.add(egui::DragValue::new(&mut form.seed)).labelled_by(label.id);
+        ui.end_row();
+        ui.label("");
+        ui.checkbox(
+            &mut form.balanced,
+            "Balanced (the balance check calls it balanced under expert and deep: a minute or two)",
+        );
+        ui.end_row();
+        ui.label("");
+        ui.add_enabled(
+            form.balanced,
+            egui::Checkbox::new(
+                &mut form.clear_of_edges,
+                "Clear of the band's edges (no pairing within 5 points of 40% or 60%: slower)",
+            ),
+        );
+        ui.end_row();
+    });
+    if Some(&Modal::Generate(form.clone())) != app.modal() {
+        answers.push(Answer::Edit(Modal::Generate(form.clone())));
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Generate").clicked() {
+            answers.push(Answer::Generate(form.clone()));
+        }
+        if ui.button("Cancel").clicked() {
+            answers.push(Answer::Dismiss);
+        }
+    });
+}
+
+/// The path asked for where no file dialog can be shown: typing goes to
+/// the file's name at once.
+fn ask_path_ui(
+    ui: &mut egui::Ui,
+    app: &crate::editor::EditorApp,
+    (task, mut path): (crate::editor::FileTask, String),
+    opening: bool,
+    answers: &mut Vec<Answer>,
+) {
+    ui.heading(task.title());
+    ui.label(format!(
+        "No file dialog can be shown here ({}): type the file's path.",
+        app.dialogs_unavailable_because()
+    ));
+    let label = ui.label("Path");
+    let output = egui::TextEdit::singleline(&mut path).desired_width(460.0).show(ui);
+    let field = egui::Response::clone(&output.response).labelled_by(label.id);
+    // Typing goes to the path at once, with no click first:
+    // the field takes the keyboard as the dialog opens, the
+    // file's name selected (as a desktop's Save dialog
+    // does), so that what is typed replaces the name and
+    // keeps its folder and extension.
+    if opening {
+        field.request_focus();
+        let mut state = output.state;
+        let (start, end) = name_span(&path);
+        state.cursor.set_char_range(Some(egui::text::CCursorRange::two(
+            egui::text::CCursor::new(start),
+            egui::text::CCursor::new(end),
+        )));
+        state.store(ui.ctx(), field.id);
+    }
+    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+    let edited = Modal::AskPath { task, path: path.clone() };
+    if Some(&edited) != app.modal() {
+        answers.push(Answer::Edit(edited));
+    }
+    ui.horizontal(|ui| {
+        let ok = ui.add_enabled(!path.trim().is_empty(), Button::new("OK")).clicked();
+        if (ok || enter) && !path.trim().is_empty() {
+            answers.push(Answer::FileTask(task, std::path::PathBuf::from(path.trim())));
+        }
+        if ui.button("Cancel").clicked() {
+            answers.push(Answer::Dismiss);
+        }
+    });
 }
 
 #[cfg(test)]

@@ -763,6 +763,14 @@ fn balance_runs_ui(ui: &mut Ui, check: &crate::sim::BalanceCheck, games: &[Vec<c
 }
 
 fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate::sim::GameResult]) {
+    report_words_ui(ui, report);
+    win_rates_ui(ui, report);
+    lengths_ui(ui, report, results);
+}
+
+/// A pairing's report in words: its games, the first player's score, the
+/// pairing's own verdict and its sequential test.
+fn report_words_ui(ui: &mut Ui, report: &crate::sim::Report) {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     ui.label(format!(
         "{} games ({} distinct){}: player 1 wins {}, player 2 wins {}, stalls {}, draws by repetition {}.",
@@ -810,6 +818,10 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
     if let Some(test) = &report.sequential {
         test_ui(ui, "Sequential test", test);
     }
+}
+
+/// A pairing's win rates, stalls and draws, each with its 95% interval.
+fn win_rates_ui(ui: &mut Ui, report: &crate::sim::Report) {
     // Win rates with their 95% intervals.
     let n = f64::from(report.games.max(1));
     let colors = [
@@ -867,6 +879,10 @@ fn balance_report_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate:
                 }
             }
         });
+}
+
+/// A histogram of a pairing's game lengths.
+fn lengths_ui(ui: &mut Ui, report: &crate::sim::Report, results: &[crate::sim::GameResult]) {
     // Game lengths.
     let max = results.iter().map(|r| r.length).max().unwrap_or(1).max(1);
     let width = (max / 20).max(1);
