@@ -1520,7 +1520,7 @@ fn suggest_fixes_proposes_previews_and_applies_in_one_undo_step() {
         ed.harness.step();
     }
     let found = sandbox(&ed).fixes().found().cloned().expect("the search finished");
-    let back = Edit::Start { player: Player::One, from: c("d2"), to: c("d1") };
+    let back = Edit::MoveStart(Player::One, c("d2"), c("d1"));
     let index =
         found.proposals.iter().position(|p| p.edits == [back]).expect("the start moved back is proposed");
     ed.click("Balance");

@@ -59,7 +59,7 @@ fn a_start_one_step_too_close_is_moved_back() {
     );
     assert!(found.before.rate > 0.6, "the level favours player 1: {:?}", found.before);
     assert!(!found.proposals.is_empty(), "{found:?}");
-    let back = Edit::Start { player: Player::One, from: c("d2"), to: c("d1") };
+    let back = Edit::MoveStart(Player::One, c("d2"), c("d1"));
     let fix = found.proposals.iter().find(|p| p.edits == [back]).expect("the start moved back is proposed");
     assert!(fix.check.is_some(), "the proposal was checked in full");
     assert!(
@@ -99,9 +99,9 @@ fn with_symmetry_kept_every_edit_comes_with_its_mirror_image() {
         let symmetry = pushcrate::analysis::Symmetries::of(proposal.playable.level());
         assert!(symmetry.has(Symmetry::MirrorFiles), "{:?} breaks the left-to-right mirror", proposal.edits);
         for edit in &proposal.edits {
-            if let Edit::Wall { cell } | Edit::Floor { cell } = edit {
+            if let Edit::Wall(cell, _) = edit {
                 assert!(
-                    proposal.edits.iter().any(|e| e.cells() == [mirror(*cell)]),
+                    proposal.edits.iter().any(|e| pushcrate::repair::edit_cells(e) == [mirror(*cell)]),
                     "{edit:?} has no mirror image in {:?}",
                     proposal.edits
                 );

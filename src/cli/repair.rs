@@ -60,7 +60,7 @@ fn interval(rate: Rate) -> String {
 }
 
 fn edits_text(edits: &[Edit]) -> String {
-    edits.iter().map(Edit::describe).collect::<Vec<_>>().join(", ")
+    edits.iter().map(crate::repair::describe).collect::<Vec<_>>().join(", ")
 }
 
 fn report_text(r: &Repair, seconds: f64) -> String {
@@ -109,7 +109,7 @@ fn report_text(r: &Repair, seconds: f64) -> String {
             }
         }
         text += &format!("  cost: {} games, {:.0} s; changed cells marked *\n", p.games, p.seconds);
-        let changed: Bitboard = p.edits.iter().flat_map(Edit::cells).collect();
+        let changed: Bitboard = p.edits.iter().flat_map(crate::repair::edit_cells).collect();
         for line in diagram(p.playable.start(), changed).lines() {
             text += &format!("    {line}\n");
         }

@@ -11,6 +11,7 @@
 use serde_json::{Value, json};
 
 use crate::analysis::{Answer, Finding, LevelReport, Race, RouteProof, SearchReport, Symmetries, Witness};
+use crate::level::edit::EditOp;
 use crate::repair::{Edit, Proposal, Repair};
 use crate::rules::{Action, Cell, GameState, Player, Symmetry};
 use crate::sim::{BalanceCheck, Decision, Edge, ForcedWin, Question, Rate, Report, Sequential, TracePoint};
@@ -265,17 +266,21 @@ fn decisions(d: &crate::sim::Decisions) -> Value {
 
 fn edit_json(edit: &Edit) -> Value {
     match *edit {
-        Edit::Wall { cell } => json!({ "edit": "wall", "cell": cell.to_string() }),
-        Edit::Floor { cell } => json!({ "edit": "floor", "cell": cell.to_string() }),
-        Edit::Start { player, from, to } => {
+        EditOp::Wall(cell, true) => json!({ "edit": "wall", "cell": cell.to_string() }),
+        EditOp::Wall(cell, false) => json!({ "edit": "floor", "cell": cell.to_string() }),
+        EditOp::MoveStart(player, from, to) => {
             json!({ "edit": "start", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
         }
-        Edit::Goal { player, from, to } => {
+        EditOp::MoveGoal(player, from, to) => {
             json!({ "edit": "goal", "player": player.number(), "from": from.to_string(), "to": to.to_string() })
         }
-        Edit::Flag { from, to } => json!({ "edit": "flag", "from": from.to_string(), "to": to.to_string() }),
-        Edit::AddCrate { cell } => json!({ "edit": "add-crate", "cell": cell.to_string() }),
-        Edit::RemoveCrate { cell } => json!({ "edit": "remove-crate", "cell": cell.to_string() }),
+        EditOp::MoveFlag(from, to) => {
+            json!({ "edit": "flag", "from": from.to_string(), "to": to.to_string() })
+        }
+        EditOp::Crate(cell, Some(_)) => json!({ "edit": "add-crate", "cell": cell.to_string() }),
+        EditOp::Crate(cell, None) => json!({ "edit": "remove-crate", "cell": cell.to_string() }),
+        // Repair makes no other edit; should it, its words say what it is.
+        _ => json!({ "edit": crate::repair::describe(edit) }),
     }
 }
 

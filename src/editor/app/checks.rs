@@ -36,7 +36,7 @@ impl EditorApp {
             pack.levels[index] = level.clone();
             *current = index;
         });
-        let edits = proposal.edits.iter().map(crate::repair::Edit::describe).collect::<Vec<_>>().join(", ");
+        let edits = proposal.edits.iter().map(crate::repair::describe).collect::<Vec<_>>().join(", ");
         // The pack's rules may have changed since the search: the level is
         // checked under today's.
         match level.playable(self.doc.pack().rules) {

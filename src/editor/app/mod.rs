@@ -107,6 +107,9 @@ fn history_label(command: &Command) -> String {
         EditOp::Erase(cell) => format!("Erase {cell}"),
         EditOp::Resize(w, h) => format!("Resize to {w} × {h}"),
         EditOp::Clear => "Clear the level".to_owned(),
+        EditOp::MoveStart(player, from, to) => format!("Start of {player} from {from} to {to}"),
+        EditOp::MoveGoal(player, from, to) => format!("Goal cell of {player} from {from} to {to}"),
+        EditOp::MoveFlag(from, to) => format!("Flag from {from} to {to}"),
     }
 }
 

@@ -28,7 +28,7 @@ impl View<'_> {
             let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::hover());
             response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Board"));
             let layout = BoardLayout::new(response.rect, state.width(), state.height());
-            let changed = proposal.edits.iter().flat_map(crate::repair::Edit::cells).collect();
+            let changed = proposal.edits.iter().flat_map(crate::repair::edit_cells).collect();
             paint_position(
                 &painter,
                 &layout,
@@ -512,8 +512,7 @@ impl View<'_> {
             let verdict = proposal.verdict(found.before);
             let color = if balanced { GREEN } else { Color32::from_rgb(200, 120, 40) };
             ui.label(RichText::new(format!("{}. {verdict}", i + 1)).strong().color(color));
-            let edits =
-                proposal.edits.iter().map(crate::repair::Edit::describe).collect::<Vec<_>>().join(", ");
+            let edits = proposal.edits.iter().map(crate::repair::describe).collect::<Vec<_>>().join(", ");
             ui.label(format!("{edits} ({} games, {:.0} s)", proposal.games, proposal.seconds));
             ui.horizontal(|ui| {
                 let previewing = sandbox.fixes().preview() == Some(i);

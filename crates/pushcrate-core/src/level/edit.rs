@@ -4,8 +4,8 @@
 use super::Level;
 use crate::rules::{Bitboard, Cell, MAX_SIDE, MIN_SIDE, Player, Stage, Symmetry};
 
-/// One edit of a level.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// One edit of a level: what a tool does, and what a repair proposes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum EditOp {
     /// Make a cell a wall (`true`) or floor (`false`); a wall clears the
     /// cell's crate.
@@ -32,11 +32,22 @@ pub enum EditOp {
     Resize(u8, u8),
     /// Remove every wall and crate.
     Clear,
+    /// Move a player's start square from one cell to another (a repair's
+    /// move; where it was is kept for the proposal's words).
+    MoveStart(Player, Cell, Cell),
+    /// Move a cell of a player's written-out goal set to another cell.
+    MoveGoal(Player, Cell, Cell),
+    /// Move the flag from one cell to another.
+    MoveFlag(Cell, Cell),
 }
 
 impl EditOp {
     /// The same edit on the cells' images under `symmetry` (the players
-    /// swapped where it swaps them), if it has an image.
+    /// swapped where it swaps them), if it has an image: what mirror
+    /// painting adds to a tool's edit. Placing a start square or the flag
+    /// has none (a symmetry that keeps the players would move the same
+    /// start twice; the flag is one), a move has its image (the image
+    /// piece moved, or the same piece where the symmetry keeps it).
     #[must_use]
     pub fn mirrored(self, symmetry: Symmetry, width: u8, height: u8) -> Option<EditOp> {
         let m = |c: Cell| symmetry.cell(c, width, height);
@@ -52,6 +63,9 @@ impl EditOp {
             EditOp::DefaultGoals(p) => EditOp::DefaultGoals(player(p)),
             EditOp::Crate(c, stage) => EditOp::Crate(m(c)?, stage),
             EditOp::Erase(c) => EditOp::Erase(m(c)?),
+            EditOp::MoveStart(p, from, to) => EditOp::MoveStart(player(p), m(from)?, m(to)?),
+            EditOp::MoveGoal(p, from, to) => EditOp::MoveGoal(player(p), m(from)?, m(to)?),
+            EditOp::MoveFlag(from, to) => EditOp::MoveFlag(m(from)?, m(to)?),
             EditOp::Start(..) | EditOp::Flag(_) | EditOp::Resize(..) | EditOp::Clear => return None,
         })
     }
@@ -121,9 +135,15 @@ impl Level {
                     self.apply_one(EditOp::Wall(c, on));
                 }
             }
-            EditOp::Start(p, cell) => {
+            EditOp::Start(p, cell) | EditOp::MoveStart(p, _, cell) => {
                 if board.has(cell) {
                     self.starts[p] = Some(cell);
+                }
+            }
+            EditOp::MoveGoal(p, from, to) => {
+                if let Some(goals) = &mut self.goals[p] {
+                    goals.remove(from);
+                    goals.insert(to);
                 }
             }
             EditOp::ToggleGoal(p, cell) => {
@@ -138,7 +158,7 @@ impl Level {
                 self.goals[p] = Some(cells & self.floor());
             }
             EditOp::DefaultGoals(p) => self.goals[p] = None,
-            EditOp::Flag(cell) => {
+            EditOp::Flag(cell) | EditOp::MoveFlag(_, cell) => {
                 if board.has(cell) {
                     self.flag = Some(cell);
                 }

@@ -46,133 +46,55 @@ use crate::level::{Level, Pack, Playable};
 use crate::rules::{Bitboard, Cell, Player, Rules, Stage, Symmetry};
 use crate::sim::{self, BalanceCheck, BalanceVerdict, Config, Design, Plan, Rate, Report, Tick};
 
-/// One change to a level.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub enum Edit {
-    /// A floor cell becomes a wall.
-    Wall {
-        /// The cell.
-        cell: Cell,
-    },
-    /// A wall becomes floor.
-    Floor {
-        /// The cell.
-        cell: Cell,
-    },
-    /// A start square moves (its player's default goal rank, if the level
-    /// leaves the goals at their default, moves with it).
-    Start {
-        /// Whose start.
-        player: Player,
-        /// Where it was.
-        from: Cell,
-        /// Where it goes.
-        to: Cell,
-    },
-    /// A goal cell of a level whose goal set is written out moves.
-    Goal {
-        /// Whose goal.
-        player: Player,
-        /// Where it was.
-        from: Cell,
-        /// Where it goes.
-        to: Cell,
-    },
-    /// The flag moves.
-    Flag {
-        /// Where it was.
-        from: Cell,
-        /// Where it goes.
-        to: Cell,
-    },
-    /// An intact crate is added.
-    AddCrate {
-        /// The cell.
-        cell: Cell,
-    },
-    /// A crate is removed.
-    RemoveCrate {
-        /// The cell.
-        cell: Cell,
-    },
+/// A proposal's edit: one of the editor's edits, of the kinds repair makes
+/// — a wall (`EditOp::Wall(cell, true)`) or floor (`Wall(cell, false)`),
+/// a start square, goal cell or the flag moved a step (`MoveStart`,
+/// `MoveGoal`, `MoveFlag`), an intact crate added or a crate removed
+/// (`Crate`). The level is changed by `Level::apply`, as any tool's edit.
+pub type Edit = EditOp;
+
+/// The edit as a proposal lists it: "wall on c3", "player 2's start d7 to
+/// d6" (words, not arrows: the editor's font has no arrow).
+#[must_use]
+pub fn describe(edit: &Edit) -> String {
+    match *edit {
+        EditOp::Wall(cell, true) => format!("wall on {cell}"),
+        EditOp::Wall(cell, false) => format!("floor on {cell}"),
+        EditOp::MoveStart(player, from, to) => format!("{player}'s start {from} to {to}"),
+        EditOp::MoveGoal(player, from, to) => format!("{player}'s goal cell {from} to {to}"),
+        EditOp::MoveFlag(from, to) => format!("flag {from} to {to}"),
+        EditOp::Crate(cell, Some(_)) => format!("crate on {cell}"),
+        EditOp::Crate(cell, None) => format!("no crate on {cell}"),
+        other => format!("{other:?}"),
+    }
 }
 
-impl Edit {
-    /// The edit as a proposal lists it: "wall on c3", "player 2's start d7
-    /// to d6" (words, not arrows: the editor's font has no arrow).
-    #[must_use]
-    pub fn describe(&self) -> String {
-        match *self {
-            Edit::Wall { cell } => format!("wall on {cell}"),
-            Edit::Floor { cell } => format!("floor on {cell}"),
-            Edit::Start { player, from, to } => format!("{player}'s start {from} to {to}"),
-            Edit::Goal { player, from, to } => format!("{player}'s goal cell {from} to {to}"),
-            Edit::Flag { from, to } => format!("flag {from} to {to}"),
-            Edit::AddCrate { cell } => format!("crate on {cell}"),
-            Edit::RemoveCrate { cell } => format!("no crate on {cell}"),
+/// The cells the edit changes: a move's two, another edit's one.
+#[must_use]
+pub fn edit_cells(edit: &Edit) -> Vec<Cell> {
+    match *edit {
+        EditOp::Wall(cell, _) | EditOp::Crate(cell, _) => vec![cell],
+        EditOp::MoveStart(_, from, to) | EditOp::MoveGoal(_, from, to) | EditOp::MoveFlag(from, to) => {
+            vec![from, to]
         }
+        _ => Vec::new(),
     }
+}
 
-    /// The cells the edit changes.
-    #[must_use]
-    pub fn cells(&self) -> Vec<Cell> {
-        match *self {
-            Edit::Wall { cell }
-            | Edit::Floor { cell }
-            | Edit::AddCrate { cell }
-            | Edit::RemoveCrate { cell } => {
-                vec![cell]
-            }
-            Edit::Start { from, to, .. } | Edit::Goal { from, to, .. } | Edit::Flag { from, to } => {
-                vec![from, to]
-            }
-        }
-    }
-
-    /// The editor's edits that make this one: what a tool would do, so
-    /// that a level is changed one way whoever changes it. A goal cell's
-    /// move takes its cell out of the set and puts the new one in.
-    #[must_use]
-    pub fn ops(&self) -> Vec<EditOp> {
-        match *self {
-            Edit::Wall { cell } => vec![EditOp::Wall(cell, true)],
-            Edit::Floor { cell } => vec![EditOp::Wall(cell, false)],
-            Edit::Start { player, to, .. } => vec![EditOp::Start(player, to)],
-            Edit::Goal { player, from, to } => {
-                vec![EditOp::ToggleGoal(player, from), EditOp::ToggleGoal(player, to)]
-            }
-            Edit::Flag { to, .. } => vec![EditOp::Flag(to)],
-            Edit::AddCrate { cell } => vec![EditOp::Crate(cell, Some(Stage::Intact))],
-            Edit::RemoveCrate { cell } => vec![EditOp::Crate(cell, None)],
-        }
-    }
-
-    /// Makes the edit on `level`, through [`Edit::ops`].
-    pub fn apply(&self, level: &mut Level) {
-        for op in self.ops() {
-            level.apply(op, None);
-        }
-    }
-
-    /// The edit under `symmetry` on a `width × height` board (the players
-    /// swapped where it swaps them); `None` where the image does not fit
-    /// the level.
-    fn mirrored(&self, symmetry: Symmetry, width: u8, height: u8) -> Option<Edit> {
-        let map = |c: Cell| symmetry.cell(c, width, height);
-        let player = |p: Player| symmetry.player(p);
-        Some(match *self {
-            Edit::Wall { cell } => Edit::Wall { cell: map(cell)? },
-            Edit::Floor { cell } => Edit::Floor { cell: map(cell)? },
-            Edit::Start { player: p, from, to } => {
-                Edit::Start { player: player(p), from: map(from)?, to: map(to)? }
-            }
-            Edit::Goal { player: p, from, to } => {
-                Edit::Goal { player: player(p), from: map(from)?, to: map(to)? }
-            }
-            Edit::Flag { from, to } => Edit::Flag { from: map(from)?, to: map(to)? },
-            Edit::AddCrate { cell } => Edit::AddCrate { cell: map(cell)? },
-            Edit::RemoveCrate { cell } => Edit::RemoveCrate { cell: map(cell)? },
-        })
+/// The order a proposal lists its edits in (and a set of edits' key):
+/// walls, floor, starts, goal cells, the flag, crates added, crates
+/// removed, each by player and cells.
+fn order(edit: &Edit) -> (u8, u8, Cell, Cell) {
+    let player = |p: Player| p.index() as u8;
+    match *edit {
+        EditOp::Wall(cell, true) => (0, 0, cell, cell),
+        EditOp::Wall(cell, false) => (1, 0, cell, cell),
+        EditOp::MoveStart(p, from, to) => (2, player(p), from, to),
+        EditOp::MoveGoal(p, from, to) => (3, player(p), from, to),
+        EditOp::MoveFlag(from, to) => (4, 0, from, to),
+        EditOp::Crate(cell, Some(_)) => (5, 0, cell, cell),
+        EditOp::Crate(cell, None) => (6, 0, cell, cell),
+        _ => (7, 0, Cell::new(0, 0), Cell::new(0, 0)),
     }
 }
 
@@ -361,24 +283,23 @@ fn orbit(edit: Edit, symmetries: &[Symmetry], width: u8, height: u8) -> Option<V
     // Two edits of one piece, or of one cell, would contradict each other.
     let mut cells = HashSet::new();
     for e in &set {
-        match e {
-            Edit::Flag { .. } if set.len() > 1 => return None,
-            _ => {}
+        if matches!(e, EditOp::MoveFlag(..)) && set.len() > 1 {
+            return None;
         }
-        for c in e.cells() {
-            if !cells.insert((c, std::mem::discriminant(e))) {
+        for c in edit_cells(e) {
+            if !cells.insert((c, order(e).0)) {
                 return None;
             }
         }
     }
     let starts: Vec<Player> = set
         .iter()
-        .filter_map(|e| if let Edit::Start { player, .. } = e { Some(*player) } else { None })
+        .filter_map(|e| if let EditOp::MoveStart(player, ..) = e { Some(*player) } else { None })
         .collect();
     if starts.len() > 1 && starts[0] == starts[1] {
         return None;
     }
-    set.sort();
+    set.sort_by_key(order);
     Some(set)
 }
 
@@ -397,16 +318,16 @@ fn single_edits(level: &Level) -> Vec<Edit> {
     let mut out = Vec::new();
     for cell in board.iter() {
         if level.walls.has(cell) {
-            out.push(Edit::Floor { cell });
+            out.push(EditOp::Wall(cell, false));
         } else if !taken.has(cell) {
-            out.push(Edit::Wall { cell });
+            out.push(EditOp::Wall(cell, true));
         }
     }
     let free = floor - taken;
     for player in [Player::One, Player::Two] {
         if let Some(from) = level.starts[player] {
             for to in (Bitboard::from_cell(from).dilate() & free).iter() {
-                out.push(Edit::Start { player, from, to });
+                out.push(EditOp::MoveStart(player, from, to));
             }
         }
     }
@@ -414,20 +335,20 @@ fn single_edits(level: &Level) -> Vec<Edit> {
         let Some(set) = level.goals[player] else { continue };
         for from in set.iter() {
             for to in (Bitboard::from_cell(from).dilate() & free).iter() {
-                out.push(Edit::Goal { player, from, to });
+                out.push(EditOp::MoveGoal(player, from, to));
             }
         }
     }
     if let Some(from) = flag {
         for to in (Bitboard::from_cell(from).dilate() & free).iter() {
-            out.push(Edit::Flag { from, to });
+            out.push(EditOp::MoveFlag(from, to));
         }
     }
     for cell in free.iter() {
-        out.push(Edit::AddCrate { cell });
+        out.push(EditOp::Crate(cell, Some(Stage::Intact)));
     }
     for cell in crates.iter() {
-        out.push(Edit::RemoveCrate { cell });
+        out.push(EditOp::Crate(cell, None));
     }
     out
 }
@@ -650,25 +571,25 @@ impl Screen<'_> {
         let (rules, cancel, first) = (self.rules, self.cancel, self.first);
         let mut screened: Vec<(f64, u32, Candidate)> = Vec::new();
         for parent in frontier {
-            let touched: HashSet<Cell> = parent.edits.iter().flat_map(Edit::cells).collect();
+            let touched: HashSet<Cell> = parent.edits.iter().flat_map(edit_cells).collect();
             let level = parent.playable.level();
             for edit in single_edits(level) {
                 let Some(group) = orbit(edit, &self.symmetries, level.width, level.height) else {
                     continue;
                 };
-                if group.iter().flat_map(Edit::cells).any(|c| touched.contains(&c)) {
+                if group.iter().flat_map(edit_cells).any(|c| touched.contains(&c)) {
                     continue;
                 }
                 let mut edits = parent.edits.clone();
                 edits.extend(group.iter().copied());
                 let mut key = edits.clone();
-                key.sort();
+                key.sort_by_key(order);
                 if !seen.insert(key) {
                     continue;
                 }
                 let mut next = level.clone();
                 for e in &group {
-                    e.apply(&mut next);
+                    next.apply(*e, None);
                 }
                 let Some((counts, report)) = concerns(&next, rules) else { continue };
                 if counts.iter().any(|(code, &n)| n > self.baseline.get(code).copied().unwrap_or(0)) {
@@ -741,7 +662,7 @@ fn confirm(
         progress(Progress::Stage(format!(
             "full check {} of {total}: {}",
             i + 1,
-            candidate.edits.iter().map(Edit::describe).collect::<Vec<_>>().join(", ")
+            candidate.edits.iter().map(describe).collect::<Vec<_>>().join(", ")
         )));
         let began = Instant::now();
         let base = Config {
@@ -796,25 +717,26 @@ mod tests {
                 for edit in single_edits(level) {
                     let mut expected = level.clone();
                     match edit {
-                        Edit::Wall { cell } => expected.walls.insert(cell),
-                        Edit::Floor { cell } => expected.walls.remove(cell),
-                        Edit::Start { player, to, .. } => expected.starts[player] = Some(to),
-                        Edit::Goal { player, from, to } => {
+                        EditOp::Wall(cell, true) => expected.walls.insert(cell),
+                        EditOp::Wall(cell, false) => expected.walls.remove(cell),
+                        EditOp::MoveStart(player, _, to) => expected.starts[player] = Some(to),
+                        EditOp::MoveGoal(player, from, to) => {
                             let goals = expected.goals[player].as_mut().unwrap();
                             goals.remove(from);
                             goals.insert(to);
                         }
-                        Edit::Flag { to, .. } => expected.flag = Some(to),
-                        Edit::AddCrate { cell } => {
+                        EditOp::MoveFlag(_, to) => expected.flag = Some(to),
+                        EditOp::Crate(cell, Some(_)) => {
                             expected.crates.insert(cell, Stage::Intact);
                         }
-                        Edit::RemoveCrate { cell } => {
+                        EditOp::Crate(cell, None) => {
                             expected.crates.remove(&cell);
                         }
+                        other => panic!("repair makes no {other:?}"),
                     }
                     let mut made = level.clone();
-                    edit.apply(&mut made);
-                    assert_eq!(made, expected, "{}: {}", level.id, edit.describe());
+                    made.apply(edit, None);
+                    assert_eq!(made, expected, "{}: {}", level.id, describe(&edit));
                 }
             }
         }
@@ -846,15 +768,14 @@ mod tests {
         .unwrap();
         let symmetries = kept_symmetries(&level, false);
         assert_eq!(symmetries.len(), 1, "left to right only, unless asked");
-        let pair = orbit(Edit::Wall { cell: c("a3") }, &symmetries, 5, 5).unwrap();
-        assert_eq!(pair, vec![Edit::Wall { cell: c("a3") }, Edit::Wall { cell: c("e3") }]);
+        let pair = orbit(EditOp::Wall(c("a3"), true), &symmetries, 5, 5).unwrap();
+        assert_eq!(pair, vec![EditOp::Wall(c("a3"), true), EditOp::Wall(c("e3"), true)]);
         let both = kept_symmetries(&level, true);
-        let four = orbit(Edit::Wall { cell: c("a2") }, &both, 5, 5).unwrap();
+        let four = orbit(EditOp::Wall(c("a2"), true), &both, 5, 5).unwrap();
         assert_eq!(four.len(), 4, "{four:?}");
         // The flag cannot move off the cells the symmetries fix.
-        assert!(orbit(Edit::Flag { from: c("c3"), to: c("b3") }, &both, 5, 5).is_none());
-        let start =
-            orbit(Edit::Start { player: Player::One, from: c("c1"), to: c("c2") }, &both, 5, 5).unwrap();
+        assert!(orbit(EditOp::MoveFlag(c("c3"), c("b3")), &both, 5, 5).is_none());
+        let start = orbit(EditOp::MoveStart(Player::One, c("c1"), c("c2")), &both, 5, 5).unwrap();
         assert_eq!(start.len(), 2, "each player's start, as its counterpart: {start:?}");
     }
 
@@ -863,16 +784,16 @@ mod tests {
         let mut level =
             level_from_diagram("g", ". . 2 . .\n. . . . .\n. . F . .\n. . . . .\n. . 1 . .").unwrap();
         let goal_moves = |level: &Level| {
-            single_edits(level).into_iter().filter(|e| matches!(e, Edit::Goal { .. })).count()
+            single_edits(level).into_iter().filter(|e| matches!(e, EditOp::MoveGoal(..))).count()
         };
         assert_eq!(goal_moves(&level), 0, "default goals move with the start square");
         level.goals.one = Some(Bitboard::from_cell(c("a1")));
         assert_eq!(goal_moves(&level), 2, "a1 to a2 or to b1");
-        let edit = Edit::Goal { player: Player::One, from: c("a1"), to: c("a2") };
+        let edit = EditOp::MoveGoal(Player::One, c("a1"), c("a2"));
         let mut moved = level.clone();
-        edit.apply(&mut moved);
+        moved.apply(edit, None);
         assert_eq!(moved.goals.one, Some(Bitboard::from_cell(c("a2"))));
         let pair = orbit(edit, &[Symmetry::HalfTurn], 5, 5).unwrap();
-        assert!(pair.contains(&Edit::Goal { player: Player::Two, from: c("e5"), to: c("e4") }), "{pair:?}");
+        assert!(pair.contains(&EditOp::MoveGoal(Player::Two, c("e5"), c("e4"))), "{pair:?}");
     }
 }
