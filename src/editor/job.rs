@@ -157,6 +157,13 @@ impl<T> Drop for Job<T> {
     }
 }
 
+/// Asks `job`, if one is under way, to stop.
+pub fn cancel<T>(job: Option<&Job<T>>) {
+    if let Some(job) = job {
+        job.cancel();
+    }
+}
+
 /// Moves the result of `job` into `into` once it has finished, and clears
 /// the job (also when its thread was lost). Returns whether a result came.
 pub fn take_finished<T: Send + 'static>(job: &mut Option<Job<T>>, into: &mut Option<T>) -> bool {

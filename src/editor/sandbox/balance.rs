@@ -123,9 +123,7 @@ impl BalanceRun {
 
     /// Asks the run under way to stop; it reports what it has.
     pub fn cancel(&self) {
-        if let Some(job) = &self.job {
-            job.cancel();
-        }
+        crate::editor::job::cancel(self.job.as_ref());
     }
 
     /// The run under way, for its progress.

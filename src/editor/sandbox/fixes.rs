@@ -60,9 +60,7 @@ impl FixSearch {
 
     /// Asks the search under way to stop; it reports what it has.
     pub fn cancel(&self) {
-        if let Some(job) = &self.job {
-            job.cancel();
-        }
+        crate::editor::job::cancel(self.job.as_ref());
     }
 
     /// The search under way, for its progress.

@@ -47,9 +47,7 @@ impl SkillTrace {
 
     /// Asks the trace under way to stop; it keeps what it has.
     pub fn cancel(&self) {
-        if let Some(job) = &self.job {
-            job.cancel();
-        }
+        crate::editor::job::cancel(self.job.as_ref());
     }
 
     /// The trace under way, for its progress.
