@@ -781,7 +781,11 @@ fn a_signal_stops_a_long_run_from_dispatching_and_ends_it_by_that_signal() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The signal is sent once the run has taken SIGTERM over (on a busy
+    // machine that can take longer than any fixed pause), and a moment
+    // into its games.
+    wait_for_handler(child.id(), 15);
+    std::thread::sleep(std::time::Duration::from_millis(500));
     std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     let status = wait_or_kill(&mut child, std::time::Duration::from_secs(60));
     let status = status.expect("the run went on dispatching games after SIGTERM");
@@ -789,6 +793,29 @@ fn a_signal_stops_a_long_run_from_dispatching_and_ends_it_by_that_signal() {
     let mut stdout = String::new();
     child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
     assert!(stdout.contains("interrupted, results so far"), "{stdout}");
+}
+
+/// Waits (at most a minute) until process `pid` catches `signal`: its
+/// `SigCgt` mask in `/proc` has the signal's bit. Elsewhere than Linux, a
+/// pause.
+#[cfg(unix)]
+fn wait_for_handler(pid: u32, signal: u32) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            return;
+        };
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << (signal - 1)) != 0);
+        if caught {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// A SIGINT ignored when the process started (a script's background job)

@@ -29,8 +29,8 @@ pub use solver::{solve, solve_plain};
 pub use standoff::{Standoff, standoff};
 pub use symmetry::{LevelKey, Symmetries, same_level};
 
-use crate::level::{Level, Pack};
-use crate::rules::{Bitboard, Cell, GameState, Player, Route, Rules, SetupProblem};
+use crate::level::{Level, Pack, Playable};
+use crate::rules::{Bitboard, Cell, GameState, Player, Route, Rules, SetupError, SetupProblem};
 
 /// Analyses every level of `pack`, in parallel, and marks duplicates.
 #[must_use]
@@ -83,27 +83,28 @@ pub fn analyze_level(level: &Level, rules: Rules, options: &AnalysisOptions<'_>)
         symmetry: Symmetries::of(level),
         search: None,
     };
-    let Some(setup) = level.setup(rules) else {
-        report.findings.push(Finding::new(FindingCode::InvalidLevel, "a player has no start square"));
-        return report;
-    };
-    let problems: Vec<SetupProblem> = setup.problems().into_iter().filter(SetupProblem::is_error).collect();
-    if !problems.is_empty() {
-        for problem in problems {
-            report.findings.push(match problem {
-                SetupProblem::RouteWalledOff { region, .. } => {
-                    Finding::new(FindingCode::RouteWalledOff, problem.to_string())
-                        .cells(region)
-                        .witness(Witness::Cut { region: region.iter().collect() })
-                }
-                other => Finding::new(FindingCode::InvalidLevel, other.to_string()),
-            });
+    // A level that cannot be played is reported with why, as findings.
+    let playable = match Playable::new(level.clone(), rules) {
+        Ok(playable) => playable,
+        Err(SetupError(problems)) => {
+            if problems.iter().any(|p| matches!(p, SetupProblem::Missing(_))) {
+                report.findings.push(Finding::new(FindingCode::InvalidLevel, "a player has no start square"));
+                return report;
+            }
+            for problem in problems {
+                report.findings.push(match problem {
+                    SetupProblem::RouteWalledOff { region, .. } => {
+                        Finding::new(FindingCode::RouteWalledOff, problem.to_string())
+                            .cells(region)
+                            .witness(Witness::Cut { region: region.iter().collect() })
+                    }
+                    other => Finding::new(FindingCode::InvalidLevel, other.to_string()),
+                });
+            }
+            return report;
         }
-        return report;
-    }
-    let Ok(state) = GameState::new(&setup) else {
-        return report;
     };
+    let state = *playable.start();
     static_findings(level, &state, &mut report);
     if options.budget > 0 {
         report.search = Some(bounded_search(&state, options, &mut report));
