@@ -316,15 +316,35 @@ fn a_closed_pipe_ends_the_run_quietly() {
 /// `wait_ms`, and returns what it printed and how it ended.
 #[cfg(unix)]
 fn signalled(args: &[&str], more: &[&std::ffi::OsStr], signal: &str, wait_ms: u64) -> std::process::Output {
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pushcrate"))
-        .args(args)
-        .args(more)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Long enough for the handler to be in place; the work takes longer.
-    std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+    use std::os::unix::process::CommandExt as _;
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("pushcrate"));
+    command.args(args).args(more).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // A shell's background job starts with SIGINT ignored, and pushcrate
+    // keeps an ignored signal ignored, as coreutils do: the child starts
+    // with the default, as from a terminal, wherever the tests run.
+    // SAFETY: between fork and exec only `signal`, which is
+    // async-signal-safe, runs.
+    #[allow(unsafe_code)]
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = command.spawn().unwrap();
+    // Sent once the process has taken the signal over (the work takes
+    // longer), and a moment into the work.
+    let number = match signal {
+        "INT" => Some(2),
+        "TERM" => Some(15),
+        _ => None,
+    };
+    match number {
+        Some(number) => wait_for_handler(child.id(), number),
+        None => std::thread::sleep(std::time::Duration::from_millis(wait_ms)),
+    }
+    std::thread::sleep(std::time::Duration::from_millis(wait_ms.min(500)));
     let sent = std::process::Command::new("kill")
         .arg(format!("-{signal}"))
         .arg(child.id().to_string())
