@@ -22,9 +22,17 @@ const CACHE_LIMIT: usize = 2_000;
 
 /// The key of what a level's play depends on: its layout and `rules`
 /// (not its name, notes or expectations, so that ticking an expectation
-/// keeps what the solver found).
+/// keeps what the solver found). A hash, as [`level_key`]: the views ask
+/// for it every frame.
 fn layout_key(level: &Level, rules: Rules) -> u64 {
-    crate::level::record::layout_fingerprint(level, rules)
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (level.width, level.height, level.walls & level.board(), level.crates_by_stage()).hash(&mut hasher);
+    (level.starts, level.flag_cell(), level.first, rules).hash(&mut hasher);
+    for player in crate::rules::Player::BOTH {
+        level.goal_cells(player).hash(&mut hasher);
+    }
+    hasher.finish()
 }
 
 /// The key of a level's whole content under `rules`.

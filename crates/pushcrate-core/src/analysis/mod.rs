@@ -29,7 +29,7 @@ pub use solver::{solve, solve_plain};
 pub use standoff::{Standoff, standoff};
 pub use symmetry::{LevelKey, Symmetries, same_level};
 
-use crate::level::{Level, Pack, Playable};
+use crate::level::{Level, Pack};
 use crate::rules::{Bitboard, Cell, GameState, Player, Route, Rules, SetupError, SetupProblem};
 
 /// Analyses every level of `pack`, in parallel, and marks duplicates.
@@ -84,8 +84,8 @@ pub fn analyze_level(level: &Level, rules: Rules, options: &AnalysisOptions<'_>)
         search: None,
     };
     // A level that cannot be played is reported with why, as findings.
-    let playable = match Playable::new(level.clone(), rules) {
-        Ok(playable) => playable,
+    let state = match level.start_state(rules) {
+        Ok(state) => state,
         Err(SetupError(problems)) => {
             if problems.iter().any(|p| matches!(p, SetupProblem::Missing(_))) {
                 report.findings.push(Finding::new(FindingCode::InvalidLevel, "a player has no start square"));
@@ -104,7 +104,6 @@ pub fn analyze_level(level: &Level, rules: Rules, options: &AnalysisOptions<'_>)
             return report;
         }
     };
-    let state = *playable.start();
     static_findings(level, &state, &mut report);
     if options.budget > 0 {
         report.search = Some(bounded_search(&state, options, &mut report));

@@ -20,17 +20,7 @@ impl Playable {
     /// `level` under `rules`, or every problem that keeps it from a start:
     /// never an empty list.
     pub fn new(level: Level, rules: Rules) -> Result<Playable, SetupError> {
-        let Some(setup) = level.setup(rules) else {
-            // `setup` fails only when a start square or the flag's cell is
-            // missing, so this list names at least one of them.
-            let missing = Player::BOTH
-                .into_iter()
-                .filter(|&p| level.starts[p].is_none())
-                .map(|p| SetupProblem::Missing(Piece::Start(p)))
-                .chain(level.flag_cell().is_none().then_some(SetupProblem::Missing(Piece::Flag)));
-            return Err(SetupError(missing.collect()));
-        };
-        let start = GameState::new(&setup)?;
+        let start = start_of(&level, rules)?;
         Ok(Playable { level, rules, start })
     }
 
@@ -72,11 +62,28 @@ impl Level {
     }
 
     /// The starting position of the level under `rules`, or every problem
-    /// that keeps it from one: never an empty list. Shorthand for
-    /// [`Level::playable`]'s start, for code that wants the position alone.
+    /// that keeps it from one: never an empty list. [`Level::playable`]'s
+    /// start, by the same check, for code that wants the position alone
+    /// (the level is not copied).
     pub fn start_state(&self, rules: Rules) -> Result<GameState, SetupError> {
-        self.playable(rules).map(|playable| playable.start)
+        start_of(self, rules)
     }
+}
+
+/// The one check of a level: its start under `rules`, or every problem
+/// that keeps it from one, never an empty list.
+fn start_of(level: &Level, rules: Rules) -> Result<GameState, SetupError> {
+    let Some(setup) = level.setup(rules) else {
+        // `setup` fails only when a start square or the flag's cell is
+        // missing, so this list names at least one of them.
+        let missing = Player::BOTH
+            .into_iter()
+            .filter(|&p| level.starts[p].is_none())
+            .map(|p| SetupProblem::Missing(Piece::Start(p)))
+            .chain(level.flag_cell().is_none().then_some(SetupProblem::Missing(Piece::Flag)));
+        return Err(SetupError(missing.collect()));
+    };
+    GameState::new(&setup)
 }
 
 #[cfg(test)]

@@ -706,52 +706,15 @@ pub fn check_balance(
     cancel: &Arc<AtomicBool>,
 ) -> (BalanceCheck, Vec<Vec<GameResult>>) {
     let (start, level) = (playable.start(), playable.id());
-    let (mut check, games) = play_check(start, level, plan, base, progress, cancel);
-    check.explain(&analyze_level(playable.level(), playable.rules(), &AnalysisOptions::default()));
-    (check, games)
-}
-
-/// [`check_balance`] before its explanation.
-fn play_check(
-    start: &GameState,
-    level: &str,
-    plan: Plan<'_>,
-    base: &Config,
-    progress: &(dyn Fn(Tick) + Sync),
-    cancel: &Arc<AtomicBool>,
-) -> (BalanceCheck, Vec<Vec<GameResult>>) {
     let forced_win = settle(start, cancel);
     let cap = super::runs::pairs_cap(base);
-    if forced_win.is_some() {
-        let games = plan.pairings.len() as u32 * cap;
-        progress(Tick::FewerGames(games));
-        return (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new());
-    }
-    let pairings = Pairings { start, level, base, cap, progress, cancel };
-    let mut reports = Vec::new();
-    let mut games = Vec::new();
-    for (pairing, &agents) in plan.pairings.iter().enumerate() {
-        let (report, results) = pairings.play(agents, pairing, question_left(&reports, start.turn()), None);
-        reports.push(report);
-        games.push(results);
-        if cancel.load(Ordering::Relaxed) {
-            break;
-        }
-    }
-    let mut check = BalanceCheck::new(level, reports, None);
-    let complete = check.reports.len() == plan.pairings.len() && !check.interrupted;
-    if let Some(referee) = plan.referee
-        && complete
-        && check.pairings_disagree
-    {
-        check = pairings.referee(plan.pairings, referee, check.reports, &mut games);
-    }
-    if check.reports.len() < plan.pairings.len() {
-        // A pairing that was never played cannot agree: no verdict yet.
-        check.verdict = BalanceVerdict::Uncertain;
-        check.favoured = None;
-    }
-    check.decisions = Decisions::of(start, games.iter().flatten());
+    let (mut check, games) = if forced_win.is_some() {
+        progress(Tick::FewerGames(plan.pairings.len() as u32 * cap));
+        (BalanceCheck::new(level, Vec::new(), forced_win), Vec::new())
+    } else {
+        Pairings { start, level, base, cap, progress, cancel }.check(plan)
+    };
+    check.explain(&analyze_level(playable.level(), playable.rules(), &AnalysisOptions::default()));
     (check, games)
 }
 
@@ -768,6 +731,37 @@ struct Pairings<'a> {
 }
 
 impl Pairings<'_> {
+    /// The check's games: each pairing in turn, the referee where they
+    /// disagree; the verdict, and where the games were decided.
+    fn check(&self, plan: Plan<'_>) -> (BalanceCheck, Vec<Vec<GameResult>>) {
+        let (start, level, cancel) = (self.start, self.level, self.cancel);
+        let mut reports = Vec::new();
+        let mut games = Vec::new();
+        for (pairing, &agents) in plan.pairings.iter().enumerate() {
+            let (report, results) = self.play(agents, pairing, question_left(&reports, start.turn()), None);
+            reports.push(report);
+            games.push(results);
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        let mut check = BalanceCheck::new(level, reports, None);
+        let complete = check.reports.len() == plan.pairings.len() && !check.interrupted;
+        if let Some(referee) = plan.referee
+            && complete
+            && check.pairings_disagree
+        {
+            check = self.referee(plan.pairings, referee, check.reports, &mut games);
+        }
+        if check.reports.len() < plan.pairings.len() {
+            // A pairing that was never played cannot agree: no verdict yet.
+            check.verdict = BalanceVerdict::Uncertain;
+            check.favoured = None;
+        }
+        check.decisions = Decisions::of(start, games.iter().flatten());
+        (check, games)
+    }
+
     /// A pairing's games and report: a new run asking `question`, or the
     /// run of an earlier test, with its games, going on to ask the whole
     /// verdict.
