@@ -1,9 +1,11 @@
-//! [`Rings`]: the one breadth-first search of the crate, over bitboards.
-//! Distances, shortest paths, the evaluation's legs and the analysis's
-//! lower bounds are all read from its rings; what varies is where it
-//! starts, which cells it may enter (the `grow` step) and when the caller
-//! stops reading. (`path::reference_region`, a plain queue, is kept apart
-//! on purpose: it is the oracle the fast code is tested against.)
+//! [`Rings`]: the breadth-first search of the crate, over bitboards.
+//! Distances, shortest paths and the analysis's lower bounds are read from
+//! its rings; what varies is where it starts, which cells it may enter
+//! (the `grow` step) and when the caller stops reading. Two searches are
+//! kept apart on purpose: `path::reference_region`, a plain queue, the
+//! oracle the fast code is tested against, and the evaluation's two loops
+//! (`ai::eval`), which run at every leaf of every search and are measured
+//! faster written out (docs/performance.md, "One distance search").
 
 use super::bitboard::Bitboard;
 use super::types::Cell;
