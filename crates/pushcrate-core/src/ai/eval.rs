@@ -27,7 +27,7 @@ pub struct RaceEvaluator;
 /// This and [`layers_to_each`] are the two breadth-first searches kept
 /// apart from [`crate::rules::Rings`]: they run at every leaf of every
 /// search, and written through the iterator the first twenty decisions of
-/// deep against deep took 5–9% longer on `open` and `courtyard`
+/// deep against deep took 8–9% longer on `open` and `courtyard`
 /// (docs/performance.md, "One distance search").
 fn steps(open: Bitboard, from: Bitboard, to: Bitboard) -> Option<u32> {
     if (from & to).any() {
