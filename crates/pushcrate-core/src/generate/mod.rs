@@ -504,11 +504,12 @@ fn balance_check(
 }
 
 /// The first player's expected score, by the balance estimate, outside
-/// which a candidate plays no game. On 150 held-out levels
-/// (docs/ai.md, "The balance estimate") these bounds left out 25 of the 90
-/// the check called unbalanced and 1 of the 13 it called balanced: a
-/// millisecond for a quarter of the lopsided, at the price of one balanced
-/// candidate in thirteen, which the generator replaces by the next.
+/// which a candidate plays no game. On 200 held-out levels
+/// (docs/ai.md, "The balance estimate") these bounds left out 23 of the 123
+/// the default check called unbalanced or decided and 1 of the 11 it
+/// called balanced: a millisecond for a fifth of the lopsided, at the price
+/// of one balanced candidate in eleven, which the generator replaces by the
+/// next.
 pub const ESTIMATE_BOUNDS: (f64, f64) = (0.1, 0.9);
 
 /// Greedy games a candidate plays before the strong pairings.
