@@ -703,15 +703,17 @@ fn a_pack_as_the_only_argument_opens_it() {
 
 /// The hand evaluation stays selectable and plays the games it played
 /// before the named agents moved to the fitted one: the check of `pillars`
-/// under `--evaluation hand` is, game for game, the report version 0.1.0
-/// wrote with its default agents (`tests/data/selfplay-pillars-hand.json`),
-/// the agents now named by their settings, since the names belong to the
+/// (as the bundled pack held it then, `tests/data/pillars-0.1.toml`) under
+/// `--evaluation hand` is, game for game, the report version 0.1.0 wrote
+/// with its default agents (`tests/data/selfplay-pillars-hand.json`), the
+/// agents now named by their settings, since the names belong to the
 /// fitted agents.
 #[test]
 fn the_hand_evaluation_replays_the_earlier_games() {
     let run = |evaluation: &str| {
         let output = pushcrate()
-            .args(["selfplay", "@default", "--level", "pillars", "--games", "2", "--seed", "1"])
+            .args(["selfplay", "tests/data/pillars-0.1.toml", "--level", "pillars"])
+            .args(["--games", "2", "--seed", "1"])
             .args(["--format", "json", "--evaluation", evaluation])
             .output()
             .unwrap();
