@@ -449,6 +449,7 @@ fn tuning_is_deterministic_for_a_seed() {
         opening: 2,
         sample_every: 3,
         threads: 2,
+        label: None,
     };
     let never = std::sync::Arc::new(AtomicBool::new(false));
     let run = |threads: usize| {
@@ -462,6 +463,48 @@ fn tuning_is_deterministic_for_a_seed() {
         pushcrate::tune::tune(&pushcrate::tune::Options { seed: 5, ..options.clone() }, &|_| {}, &never)
             .to_toml("pushcrate tune (test)", &options);
     assert_ne!(first, other, "another seed, other games");
+    // Labelled by a deeper search as well, the weights are as
+    // deterministic, and other than the results' alone.
+    let label =
+        pushcrate::tune::Label { search: "alphabeta:3:3000:fitted".parse().unwrap(), result_share: 0.5 };
+    let labelled = |threads: usize| {
+        let options = pushcrate::tune::Options { threads, label: Some(label), ..options.clone() };
+        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
+    };
+    let searched = labelled(2);
+    assert_eq!(searched, labelled(1), "whatever the threads");
+    assert_ne!(searched, first, "the search's scores move the weights");
+    assert!(searched.contains("0.50 the score of alphabeta:3:3000:fitted's search"), "{searched}");
+}
+
+/// A deeper search's label of a position is its win probability for the
+/// player to move: a found win 1, a found loss 0, else between, and the
+/// same for the same position; the blend is the result's share of the
+/// game's result and the rest of the search's score.
+#[test]
+fn a_search_labels_a_position_with_its_win_probability() {
+    let label =
+        pushcrate::tune::Label { search: "alphabeta:3:3000:fitted".parse().unwrap(), result_share: 0.25 };
+    let start = bundled("open");
+    let score = label.score(&start).unwrap();
+    assert!(score > 0.0 && score < 1.0, "{score}");
+    assert_eq!(label.score(&start), Some(score));
+    // A side that can win at once is scored a win.
+    let mut state = bundled("tiny");
+    let mut searched = None;
+    while !state.is_over() && state.actions_played() < 300 {
+        if let Some(s) = label.score(&state).filter(|&s| s == 1.0) {
+            searched = Some(s);
+            break;
+        }
+        let action = state.actions().as_slice()[0];
+        state.play(action).unwrap();
+    }
+    assert_eq!(searched, Some(1.0), "a forced win on tiny is found");
+    // Agents whose values are not logits cannot label.
+    assert!(pushcrate::tune::Label::search_agent("alphabeta:3:3000:hand".parse().unwrap()).is_none());
+    assert!(pushcrate::tune::Label::search_agent("greedy".parse().unwrap()).is_none());
+    assert!(pushcrate::tune::Label::search_agent("deep".parse().unwrap()).is_some());
 }
 
 /// A reusing search takes the value a deeper search left in its table: a

@@ -39,6 +39,16 @@ pub struct TuneArgs {
     /// weights.
     #[arg(long, default_value_t = 0, value_parser = super::selfplay::parse_threads)]
     pub threads: usize,
+    /// Labels each position with a blend of its game's result and this
+    /// search's score of it (an alpha-beta agent with the fitted
+    /// evaluation, such as `deep`), so that the weights learn what a deeper
+    /// search sees as well as who won; without it, the result alone.
+    #[arg(long, value_parser = parse_label_search)]
+    pub label_search: Option<Agent>,
+    /// With `--label-search`, the game's result's share of each label, 0 to
+    /// 1 (the search's score has the rest).
+    #[arg(long, default_value_t = 0.5, requires = "label_search", value_parser = parse_share)]
+    pub result_share: f64,
     /// Where to write the weights (standard output when left out), as
     /// `crates/pushcrate-core/src/ai/fitted.toml` holds them.
     #[arg(long)]
@@ -59,6 +69,7 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
         opening: args.opening,
         sample_every: args.every,
         threads: args.threads,
+        label: args.label_search.map(|search| tune::Label { search, result_share: args.result_share }),
     };
     let stop = super::stop_on_ctrl_c();
     let tuned = tune::tune(&options, &|phase| err(&format!("{phase}…\n")), &stop);
@@ -96,8 +107,11 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
 /// The command that makes these weights again, for their provenance.
 fn command_line(args: &TuneArgs) -> String {
     let sizes: Vec<String> = args.sizes.iter().map(u8::to_string).collect();
+    let label = args.label_search.map_or_else(String::new, |search| {
+        format!(" --label-search {search} --result-share {}", args.result_share)
+    });
     format!(
-        "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}",
+        "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}{label}",
         args.seed,
         args.levels_each,
         sizes.join(","),
@@ -107,4 +121,24 @@ fn command_line(args: &TuneArgs) -> String {
         args.opening,
         args.every
     )
+}
+
+/// An agent whose search can label positions: alpha-beta with the fitted
+/// evaluation, whose values are logits.
+fn parse_label_search(text: &str) -> Result<Agent, String> {
+    let agent: Agent = text.parse().map_err(|e: crate::ai::ParseAgentError| e.to_string())?;
+    match tune::Label::search_agent(agent) {
+        Some(_) => Ok(agent),
+        None => Err(format!(
+            "`{text}` cannot label positions: give an alpha-beta agent with the fitted evaluation (`deep`, `alphabeta:6:150000:fitted`), whose values are logits"
+        )),
+    }
+}
+
+/// A share from 0 to 1.
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!("`{text}` is not a share from 0 to 1")),
+    }
 }

@@ -210,7 +210,7 @@ pub fn on_worker_start(hook: fn()) -> bool {
 /// generation or a repair, and each would otherwise start its threads
 /// anew. `None` when no pool can be made; the run then plays on the
 /// calling thread.
-pub(super) fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+pub(crate) fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
     static POOLS: std::sync::OnceLock<
         std::sync::Mutex<std::collections::HashMap<usize, Arc<rayon::ThreadPool>>>,
     > = std::sync::OnceLock::new();

@@ -21,6 +21,7 @@ pub use balance::{
     strong,
 };
 pub use decisions::{Decisions, Event};
+pub(crate) use game::pool;
 pub use game::{Config, GameResult, MAX_ACTIONS, SEQUENTIAL_CAP, on_worker_start, play_game, record, run};
 pub use runs::{balance_run, greedy_balance, head_to_head, resume_sequential, run_sequential};
 pub use sequential::{BAND, Decision, Design, Edge, Leaning, Pentanomial, Question, Sequential};

@@ -9,13 +9,25 @@
 //! positions, with the one scale that fits them best, so that the two
 //! losses compare like with like.
 //!
+//! With [`Options::label`], each position's label blends its game's result
+//! with a deeper search's score of it (the search's value passed through
+//! the logistic function, as the fitted weights' thousandths of a logit
+//! are), so that the evaluation learns what that search sees as well as
+//! who won.
+//!
 //! Deterministic for a seed: the levels, the games (`sim` plays the same
-//! games whatever the threads) and the fit.
+//! games whatever the threads), the searches' labels (each a fresh search
+//! with no random choice) and the fit.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::ai::{Agent, FEATURE_COUNT, FEATURE_NAMES, Weights, features};
+use rayon::prelude::*;
+
+use crate::ai::{
+    Agent, AlphaBeta, Eval, FEATURE_COUNT, FEATURE_NAMES, FeatureEvaluator, Limits, WIN_BOUND, Weights,
+    features,
+};
 use crate::generate::{self, Style};
 use crate::level::{Pack, Playable};
 use crate::rules::{GameState, Outcome, Rules, Symmetry};
@@ -44,6 +56,52 @@ pub struct Options {
     pub sample_every: u32,
     /// Worker threads (0: every core).
     pub threads: usize,
+    /// Labels each position with a blend of its game's result and a
+    /// search's score of it: `None` labels with the result alone.
+    pub label: Option<Label>,
+}
+
+/// A deeper search's part in each position's label.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Label {
+    /// The search: an alpha-beta agent with the fitted evaluation, whose
+    /// values are thousandths of a logit ([`Label::search_agent`]).
+    pub search: Agent,
+    /// The game's result's share of the label, 0 to 1 (the search's is
+    /// the rest): `result_share × result + (1 − result_share) × σ(value)`.
+    pub result_share: f64,
+}
+
+impl Label {
+    /// The search's limits, if `agent` is an alpha-beta agent with the
+    /// fitted evaluation (the one whose values are logits).
+    #[must_use]
+    pub fn search_agent(agent: Agent) -> Option<Limits> {
+        match agent {
+            Agent::AlphaBeta { depth, nodes, eval: Eval::Fitted, .. } => {
+                Some(Limits { depth, nodes, time: None })
+            }
+            _ => None,
+        }
+    }
+
+    /// The search's score of `state` for the player to move, 0 to 1: a
+    /// found win 1, a found loss 0, else the logistic function of its
+    /// value. `None` when the game is over or the agent is no fitted
+    /// alpha-beta agent.
+    #[must_use]
+    pub fn score(&self, state: &GameState) -> Option<f64> {
+        let limits = Label::search_agent(self.search)?;
+        let mut search = AlphaBeta::new(FeatureEvaluator::new(Weights::fitted()), limits);
+        let (_, value) = search.best(state)?;
+        Some(if value >= WIN_BOUND {
+            1.0
+        } else if value <= -WIN_BOUND {
+            0.0
+        } else {
+            sigmoid(f64::from(value) / SCALE)
+        })
+    }
 }
 
 impl Default for Options {
@@ -57,6 +115,7 @@ impl Default for Options {
             opening: 4,
             sample_every: 2,
             threads: 0,
+            label: None,
         }
     }
 }
@@ -182,15 +241,34 @@ pub fn positions(levels: &[Playable], options: &Options, salt: u64, stop: &Arc<A
         let games = sim::run(&start, &config, &|| {}, stop);
         set.levels += 1;
         set.games += games.len();
-        for game in &games {
-            set.samples.extend(game_samples(&start, game, options));
+        let taken: Vec<(GameState, Sample)> =
+            games.iter().flat_map(|game| game_samples(&start, game, options)).collect();
+        match options.label {
+            None => set.samples.extend(taken.into_iter().map(|(_, sample)| sample)),
+            Some(label) => {
+                let relabel = |(state, sample): &(GameState, Sample)| {
+                    let searched = label.score(state).unwrap_or(sample.result);
+                    Sample {
+                        result: label.result_share * sample.result + (1.0 - label.result_share) * searched,
+                        ..*sample
+                    }
+                };
+                // Each search is fresh and seedless: the same labels on
+                // any number of threads, in the positions' order.
+                let labelled: Vec<Sample> = match sim::pool(options.threads) {
+                    Some(pool) => pool.install(|| taken.par_iter().map(relabel).collect()),
+                    None => taken.iter().map(relabel).collect(),
+                };
+                set.samples.extend(labelled);
+            }
         }
     }
     set
 }
 
-/// The positions of one game, labelled.
-fn game_samples(start: &GameState, game: &sim::GameResult, options: &Options) -> Vec<Sample> {
+/// The positions of one game, labelled with its result, each beside the
+/// position it describes.
+fn game_samples(start: &GameState, game: &sim::GameResult, options: &Options) -> Vec<(GameState, Sample)> {
     let mut samples = Vec::new();
     let mut state = *start;
     for (ply, &action) in game.actions.iter().enumerate() {
@@ -202,7 +280,7 @@ fn game_samples(start: &GameState, game: &sim::GameResult, options: &Options) ->
                 Some(Outcome::Win { .. }) => 0.0,
                 _ => 0.5,
             };
-            samples.push(Sample { features: features(&state, mover), result });
+            samples.push((state, Sample { features: features(&state, mover), result }));
         }
         state.play_unchecked(action);
     }
@@ -381,7 +459,7 @@ impl Tuned {
              # opening actions, a position every {} actions). Validated on {} positions from {} games on\n\
              # the {} bundled levels, which the fit never saw. Mean log loss on the validation positions:\n\
              # fitted {:.4}, hand weights at their best scale {:.4}, knowing nothing {:.4}.\n\
-             # Scores are thousandths of a logit of the chance to win. Features: ai::FEATURE_NAMES.\n",
+             # Scores are thousandths of a logit of the chance to win. Features: ai::FEATURE_NAMES.\n{}",
             self.training.samples.len(),
             self.training.games,
             self.training.levels,
@@ -395,6 +473,12 @@ impl Tuned {
             self.validation_loss,
             self.hand_validation_loss,
             self.constant_validation_loss,
+            options.label.map_or_else(String::new, |label| format!(
+                "# Each position is labelled {:.2} its game's result and {:.2} the score of {}'s search of it.\n",
+                label.result_share,
+                1.0 - label.result_share,
+                label.search.label()
+            )),
         );
         self.weights.to_toml(&header)
     }
