@@ -479,8 +479,7 @@ fn tuning_is_deterministic_for_a_seed() {
 
 /// A deeper search's label of a position is its win probability for the
 /// player to move: a found win 1, a found loss 0, else between, and the
-/// same for the same position; the blend is the result's share of the
-/// game's result and the rest of the search's score.
+/// same for the same position; only fitted alpha-beta agents label.
 #[test]
 fn a_search_labels_a_position_with_its_win_probability() {
     let label =

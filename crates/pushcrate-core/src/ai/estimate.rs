@@ -81,12 +81,20 @@ impl Estimate {
 pub fn estimate(start: &GameState) -> Option<Estimate> {
     let mut search = AlphaBeta::new(FeatureEvaluator::new(Weights::fitted()), LIMITS);
     let (_, value) = search.best(start)?;
-    let first_player = if value >= WIN_BOUND {
+    let first_player = win_probability(value, SCALE);
+    Some(Estimate { first: start.turn(), first_player, value, nodes: search.nodes() })
+}
+
+/// The chance to win that a fitted search's `value` (thousandths of a
+/// logit) stands for, read at `scale` times the weights' own scale: a
+/// found win 1, a found loss 0, else the logistic function.
+#[must_use]
+pub fn win_probability(value: i32, scale: f64) -> f64 {
+    if value >= WIN_BOUND {
         1.0
     } else if value <= -WIN_BOUND {
         0.0
     } else {
-        1.0 / (1.0 + (-SCALE * f64::from(value) / 1000.0).exp())
-    };
-    Some(Estimate { first: start.turn(), first_player, value, nodes: search.nodes() })
+        1.0 / (1.0 + (-scale * f64::from(value) / 1000.0).exp())
+    }
 }

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use crate::ai::{
-    Agent, AlphaBeta, Eval, FEATURE_COUNT, FEATURE_NAMES, FeatureEvaluator, Limits, WIN_BOUND, Weights,
+    Agent, AlphaBeta, Eval, FEATURE_COUNT, FEATURE_NAMES, FeatureEvaluator, Limits, Weights, estimate,
     features,
 };
 use crate::generate::{self, Style};
@@ -94,13 +94,7 @@ impl Label {
         let limits = Label::search_agent(self.search)?;
         let mut search = AlphaBeta::new(FeatureEvaluator::new(Weights::fitted()), limits);
         let (_, value) = search.best(state)?;
-        Some(if value >= WIN_BOUND {
-            1.0
-        } else if value <= -WIN_BOUND {
-            0.0
-        } else {
-            sigmoid(f64::from(value) / SCALE)
-        })
+        Some(estimate::win_probability(value, 1.0))
     }
 }
 
