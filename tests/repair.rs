@@ -43,6 +43,7 @@ fn options(keep_symmetry: bool) -> Options<'static> {
         confirm: 3,
         plan: Plan::only(&CONFIRM),
         cap: 60,
+        every_size: false,
         seed: 3,
         threads: 0,
     }
@@ -122,4 +123,37 @@ fn warnings(level: &pushcrate::level::Level) -> Vec<String> {
         .filter(|f| f.severity <= pushcrate::analysis::Severity::Warning)
         .map(|f| f.code.as_str().to_owned())
         .collect()
+}
+
+/// The search grows edits one at a time and stops at the fewest that the
+/// check confirms as balanced; asked to, it goes on to `max_edits`, and
+/// the fewest-edit proposals are the same either way.
+///
+/// The check here is random play, which scores every valid layout near
+/// even: what is under test is the search's order, not its agents.
+#[test]
+fn the_search_stops_at_the_fewest_edits_that_balance() {
+    const EVEN: [[Agent; 2]; 1] = [[Agent::Random, Agent::Random]];
+    let playable = too_close().playable(Rules::default()).unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let fewest = Options { max_edits: 2, plan: Plan::only(&EVEN), ..options(false) };
+    let found = repair(&playable, &fewest, &|_| {}, &cancel);
+    assert!(
+        found.proposals.iter().any(|p| p.steps == 1 && p.is_balanced()),
+        "a single edit balances the level: {:?}",
+        found.proposals.iter().map(|p| (p.steps, p.verdict(found.before))).collect::<Vec<_>>()
+    );
+    assert!(
+        found.proposals.iter().all(|p| p.steps == 1),
+        "no larger fix is checked once one edit balances it"
+    );
+    assert_eq!(found.stopped_at, Some(1));
+    let every = repair(&playable, &Options { every_size: true, ..fewest }, &|_| {}, &cancel);
+    assert!(every.proposals.iter().any(|p| p.steps == 2), "asked to, the search goes on to two edits");
+    assert!(every.games > found.games);
+    assert_eq!(every.stopped_at, None);
+    let one_edit = |r: &pushcrate::repair::Repair| {
+        r.proposals.iter().filter(|p| p.steps == 1).map(|p| p.edits.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(one_edit(&found), one_edit(&every));
 }

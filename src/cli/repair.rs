@@ -36,6 +36,11 @@ pub struct RepairArgs {
     /// The most games a pairing of the full check plays, 2 to 1,000,000.
     #[arg(long, default_value_t = crate::sim::SEQUENTIAL_CAP, value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub cap: u32,
+    /// Go on to `--max-edits` after the balance check has confirmed a
+    /// balanced fix with fewer edits (by default the search stops at the
+    /// fewest edits that balance the level).
+    #[arg(long)]
+    pub every_size: bool,
     /// The seed of every game: the same seed gives the same proposals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -80,6 +85,12 @@ fn report_text(r: &Repair, seconds: f64) -> String {
         seconds,
         if r.interrupted { " — interrupted, the proposals so far" } else { "" }
     );
+    if let Some(size) = r.stopped_at {
+        text += &format!(
+            "stopped at {size} edit{}: the balance check confirms a fix with no more (--every-size looks further)\n",
+            if size == 1 { "" } else { "s" }
+        );
+    }
     if r.proposals.is_empty() {
         text += "no proposal: no candidate was confirmed by the balance check\n";
     }
@@ -138,6 +149,7 @@ pub(super) fn repair_command(args: &RepairArgs) -> anyhow::Result<u8> {
         keep_symmetry: args.keep_symmetry,
         quick_games: args.quick_games,
         cap: args.cap,
+        every_size: args.every_size,
         seed: args.seed,
         threads: args.threads,
         ..Options::default()

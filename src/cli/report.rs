@@ -324,6 +324,7 @@ pub fn repair(r: &Repair) -> Value {
         "played": r.played,
         "games": r.games,
         "interrupted": r.interrupted,
+        "stopped_at": r.stopped_at,
     })
 }
 

@@ -494,13 +494,18 @@ impl View<'_> {
         let pct = |x: f64| format!("{:.0}", 100.0 * x);
         let b = found.before;
         ui.label(format!(
-            "As it is, the first player scores {}% [{}–{}] in {} quick games (expert). {} kept the level valid with no new warning; {} played.{}",
+            "As it is, the first player scores {}% [{}–{}] in {} quick games (expert). {} kept the level valid with no new warning; {} played.{}{}",
             pct(b.rate),
             pct(b.low),
             pct(b.high),
             found.before_games,
             crate::diagnostics::counted(found.screened, "candidate", "candidates"),
             if found.played == 1 { "1 was".to_owned() } else { format!("{} were", found.played) },
+            match found.stopped_at {
+                Some(1) => " Stopped at 1 edit: the check confirms a balanced fix with no more.".to_owned(),
+                Some(n) => format!(" Stopped at {n} edits: the check confirms a balanced fix with no more."),
+                None => String::new(),
+            },
             if found.interrupted { " Stopped: the proposals so far." } else { "" }
         ));
         if found.proposals.is_empty() {

@@ -24,11 +24,17 @@
 //!    sequential check under expert ([`Options::quick_games`] at most), and
 //!    are ranked by how near the first player's score is to 50%. The best
 //!    [`Options::beam`] take one more edit, up to [`Options::max_edits`].
-//! 4. **Confirmation.** The best [`Options::confirm`] candidates of every
+//! 4. **Confirmation.** The best [`Options::confirm`] candidates of each
 //!    size get the full balance check ([`Options::plan`], sequential, at
-//!    most [`Options::cap`] games a pairing). A proposal is *balanced* only
-//!    when that check says so; otherwise it is shown with the interval the
-//!    check ended on ("closer: 58% [49–66]").
+//!    most [`Options::cap`] games a pairing) before the next size is
+//!    grown. A proposal is *balanced* only when that check says so;
+//!    otherwise it is shown with the interval the check ended on ("closer:
+//!    58% [49–66]").
+//! 5. **Fewest edits first.** Once a size has a balanced proposal the
+//!    search stops: a fix with more edits changes the level more, and its
+//!    full checks would cost more than the rest of the search (the
+//!    smallest fix is the answer, as in a Sokoban solver's fewest pushes).
+//!    [`Options::every_size`] goes on to [`Options::max_edits`].
 //!
 //! Everything is seeded: the same level and options give the same
 //! proposals, whatever the number of threads.
@@ -117,6 +123,9 @@ pub struct Options<'a> {
     pub plan: Plan<'a>,
     /// The most games a pairing of the full check plays.
     pub cap: u32,
+    /// Go on to [`Options::max_edits`] after the check has confirmed a
+    /// balanced fix with fewer edits (by default the search stops there).
+    pub every_size: bool,
     /// The seed of every game.
     pub seed: u64,
     /// Worker threads; 0 uses every core.
@@ -134,6 +143,7 @@ impl Default for Options<'_> {
             confirm: 2,
             plan: sim::STRONG,
             cap: sim::SEQUENTIAL_CAP,
+            every_size: false,
             seed: 1,
             threads: 0,
         }
@@ -239,6 +249,10 @@ pub struct Repair {
     /// Whether the search was cancelled (the proposals are those found so
     /// far).
     pub interrupted: bool,
+    /// The number of edits the search stopped at, below
+    /// [`Options::max_edits`], because the check confirmed a balanced fix
+    /// with that many ([`Options::every_size`] unset).
+    pub stopped_at: Option<u32>,
 }
 
 /// What the search tells its caller as it goes.
@@ -470,6 +484,7 @@ pub fn repair(
         played: 0,
         games: 0,
         interrupted: false,
+        stopped_at: None,
     };
     let Some((baseline, base_report)) = concerns(level, rules) else {
         return out;
@@ -493,7 +508,6 @@ pub fn repair(
     let mut seen: HashSet<Vec<Edit>> = HashSet::new();
     let mut frontier =
         vec![Candidate { edits: Vec::new(), steps: 0, playable: playable.clone(), quick: None }];
-    let mut by_size: Vec<Vec<Candidate>> = Vec::new();
     for size in 1..=options.max_edits {
         if stopped() {
             break;
@@ -518,9 +532,13 @@ pub fn repair(
         }
         played.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
         frontier = played.iter().take(options.beam).cloned().collect();
-        by_size.push(played);
+        // Fewest edits first: once the check confirms a fix of this size,
+        // a larger one is not wanted (unless asked for).
+        if confirm(&played, options, progress, cancel, &mut out) && !options.every_size {
+            out.stopped_at = (size < options.max_edits).then_some(size);
+            break;
+        }
     }
-    confirm(&by_size, options, progress, cancel, &mut out);
     out.interrupted = stopped();
     let distance = |p: &Proposal| (p.score().rate - 0.5).abs();
     // A proposal no nearer even than the level as it is is not a fix.
@@ -641,21 +659,20 @@ impl Screen<'_> {
     }
 }
 
-/// The best candidates of each size (`by_size`, nearest even first),
-/// confirmed by the full balance check: each becomes a proposal of `out`.
+/// The best [`Options::confirm`] candidates of one size (`played`, nearest
+/// even first), confirmed by the full balance check: each becomes a
+/// proposal of `out`. Whether the check calls any of them balanced.
 fn confirm(
-    by_size: &[Vec<Candidate>],
+    played: &[Candidate],
     options: &Options<'_>,
     progress: &(dyn Fn(Progress) + Sync),
     cancel: &Arc<AtomicBool>,
     out: &mut Repair,
-) {
+) -> bool {
     let stopped = || cancel.load(Ordering::Relaxed);
-    let mut confirm: Vec<Candidate> =
-        by_size.iter().flat_map(|played| played.iter().take(options.confirm).cloned()).collect();
-    confirm.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
-    let total = confirm.len();
-    for (i, candidate) in confirm.into_iter().enumerate() {
+    let mut balanced = false;
+    let total = played.len().min(options.confirm);
+    for (i, candidate) in played.iter().take(options.confirm).cloned().enumerate() {
         if stopped() {
             break;
         }
@@ -686,6 +703,7 @@ fn confirm(
         let played: u32 = games.iter().map(|g| g.len() as u32).sum();
         let (quick, quick_games) = candidate.quick.unwrap_or((Rate { rate: 0.5, low: 0.0, high: 1.0 }, 0));
         out.games += played;
+        balanced |= check.verdict == BalanceVerdict::Balanced;
         out.proposals.push(Proposal {
             edits: candidate.edits,
             steps: candidate.steps,
@@ -697,6 +715,7 @@ fn confirm(
             seconds: began.elapsed().as_secs_f64(),
         });
     }
+    balanced
 }
 
 #[cfg(test)]
