@@ -226,6 +226,77 @@ fn deep_game_20_decisions(bencher: Bencher, arg: &str) {
     bencher.counter(ItemsCount::new(play())).bench_local(|| black_box(play()));
 }
 
+/// 2,000 positions of random games on `open`, `crates` and `arena` (a
+/// position every other action, seeded), none over.
+fn sample_positions() -> Vec<GameState> {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut out = Vec::new();
+    'levels: for id in ["open", "crates", "arena"].iter().cycle() {
+        let mut state = start(id);
+        for ply in 0..80 {
+            let actions = state.legal_actions();
+            if state.is_over() || actions.is_empty() {
+                continue 'levels;
+            }
+            if ply % 2 == 1 {
+                out.push(state);
+                if out.len() == 2_000 {
+                    break 'levels;
+                }
+            }
+            state.play_unchecked(actions[rng.random_range(0..actions.len())]);
+        }
+    }
+    out
+}
+
+/// The evaluation of the positions of [`sample_positions`] for the player
+/// to move: the hand evaluation, and the fitted one with its nine features
+/// (the counter is positions).
+#[divan::bench(args = ["hand", "fitted"])]
+fn evaluate_2000_positions(bencher: Bencher, eval: &str) {
+    use pushcrate::ai::{Evaluator, FeatureEvaluator, RaceEvaluator, Weights};
+    let positions = sample_positions();
+    let fitted = FeatureEvaluator::new(Weights::fitted());
+    let evaluator: &dyn Evaluator = if eval == "hand" { &RaceEvaluator } else { &fitted };
+    bencher.counter(ItemsCount::new(positions.len())).bench_local(|| {
+        positions.iter().map(|s| i64::from(evaluator.evaluate(black_box(s), s.turn()))).sum::<i64>()
+    });
+}
+
+/// The first twenty decisions of a game between two fitted `deep`
+/// searchers (as [`deep_game_20_decisions`], with the shipped fitted
+/// weights), and the same with the hand evaluation: what the fitted
+/// evaluation costs a decision. The counter is positions searched.
+#[divan::bench(args = ["courtyard hand", "courtyard fitted", "gates hand", "gates fitted"], sample_count = 3, sample_size = 1)]
+fn deep_game_20_decisions_by_evaluation(bencher: Bencher, arg: &str) {
+    use pushcrate::ai::{AlphaBeta, Evaluator, FeatureEvaluator, Game, Limits, RaceEvaluator, Weights};
+    fn game<E: Evaluator + Copy>(state: GameState, eval: E) -> u64 {
+        let limits = Limits { depth: 6, nodes: 150_000, time: None };
+        let mut seats = [1, 2].map(|seed| AlphaBeta::new(eval, limits).seeded(seed));
+        let (mut state, mut history, mut nodes) = (state, Vec::new(), 0);
+        while !state.is_over() && history.len() < 20 {
+            let seat = &mut seats[state.turn().index()];
+            seat.set_history(&history);
+            let (action, _) = seat.best(&state).expect("the game goes on");
+            nodes += seat.nodes();
+            history.push(state.key());
+            state.apply(action);
+        }
+        nodes
+    }
+    let (id, eval) = arg.split_once(' ').unwrap();
+    let state = start(id);
+    let play = || {
+        if eval == "hand" {
+            game(state, RaceEvaluator)
+        } else {
+            game(state, FeatureEvaluator::new(Weights::fitted()))
+        }
+    };
+    bencher.counter(ItemsCount::new(play())).bench_local(|| black_box(play()));
+}
+
 /// A balance run: 2,400 greedy games of one level on both cores.
 #[divan::bench(args = ["open", "maze"], sample_count = 3)]
 fn balance_run_2400_greedy(bencher: Bencher, id: &str) {

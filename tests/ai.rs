@@ -370,12 +370,16 @@ fn agents_parse_and_print() {
 
 /// The hand weights as features score every position as the hand
 /// evaluation does, so `:hand` and the feature evaluation cannot drift
-/// apart; and the fitted weights the crate ships load.
+/// apart; and the fitted weights the crate ships load. Any weights score
+/// the weighted sum of the features, saturating, clamped short of a win:
+/// the shipped ones, and weights so large that the sum saturates.
 #[test]
 fn the_hand_weights_as_features_are_the_hand_evaluation() {
-    use pushcrate::ai::{Evaluator, FeatureEvaluator, Weights};
+    use pushcrate::ai::{Evaluator, FeatureEvaluator, WIN_BOUND, Weights, features};
     use rand::SeedableRng;
     let hand = FeatureEvaluator::new(Weights::HAND);
+    let huge = Weights([i32::MAX / 3, -i32::MAX, 7, i32::MAX, 1, -1, i32::MAX / 2, 3, -5]);
+    let others = [Weights::fitted(), huge].map(|w| (w, FeatureEvaluator::new(w)));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     let mut starts: Vec<GameState> = Pack::bundled_both()
         .iter()
@@ -393,6 +397,16 @@ fn the_hand_weights_as_features_are_the_hand_evaluation() {
                         RaceEvaluator.evaluate(&state, player),
                         "{state:?}"
                     );
+                    for (weights, evaluator) in &others {
+                        if !state.is_over() {
+                            let sum = weights.score(&features(&state, player));
+                            assert_eq!(
+                                evaluator.evaluate(&state, player),
+                                sum.clamp(-WIN_BOUND / 2, WIN_BOUND / 2),
+                                "{weights:?} {state:?}"
+                            );
+                        }
+                    }
                 }
                 checked += 1;
                 if state.is_over() {

@@ -48,6 +48,7 @@ pub const FEATURE_NAMES: [&str; FEATURE_COUNT] = [
 /// A position's features for `player` ([`FEATURE_NAMES`]); the position
 /// must not be over.
 #[must_use]
+#[inline]
 pub fn features(state: &GameState, player: Player) -> [i32; FEATURE_COUNT] {
     let other = player.other();
     let legs = flag_legs_both(state);
@@ -143,29 +144,50 @@ impl Weights {
 /// The shipped fitted weights, as `pushcrate tune` wrote them.
 pub const FITTED_TOML: &str = include_str!("fitted.toml");
 
+/// A bound on a feature's magnitude: a player's steps home are two legs of
+/// at most 200 steps each (a leg with no way), the counts are bytes.
+const FEATURE_BOUND: i64 = 1 << 10;
+
 /// An evaluation by weighted features: with [`Weights::HAND`] it scores as
 /// [`super::RaceEvaluator`] does (more slowly: it counts every feature).
 #[derive(Clone, Copy, Debug)]
 pub struct FeatureEvaluator {
     weights: Weights,
+    /// Whether no product and no partial sum of the score can leave `i32`
+    /// (the weights' magnitudes summed, times the largest feature, fit):
+    /// then plain arithmetic gives [`Weights::score`]'s saturating sum,
+    /// without its checks.
+    plain: bool,
 }
 
 impl FeatureEvaluator {
     /// The evaluation with `weights`.
     #[must_use]
     pub const fn new(weights: Weights) -> FeatureEvaluator {
-        FeatureEvaluator { weights }
+        let mut sum: i64 = 0;
+        let mut i = 0;
+        while i < FEATURE_COUNT {
+            sum += (weights.0[i] as i64).abs();
+            i += 1;
+        }
+        FeatureEvaluator { weights, plain: sum * FEATURE_BOUND <= i32::MAX as i64 }
     }
 }
 
 impl Evaluator for FeatureEvaluator {
+    #[inline]
     fn evaluate(&self, state: &GameState, player: Player) -> i32 {
         if let Some(score) = finished_score(state, player) {
             return score;
         }
+        let f = features(state, player);
+        debug_assert!(f.iter().all(|&x| i64::from(x).abs() < FEATURE_BOUND), "{f:?}");
+        let score = if self.plain {
+            self.weights.0.iter().zip(&f).map(|(w, x)| w * x).sum()
+        } else {
+            self.weights.score(&f)
+        };
         // Far from the bound of a win: a score stays a score.
-        self.weights
-            .score(&features(state, player))
-            .clamp(-super::eval::WIN_BOUND / 2, super::eval::WIN_BOUND / 2)
+        score.clamp(-super::eval::WIN_BOUND / 2, super::eval::WIN_BOUND / 2)
     }
 }
