@@ -183,6 +183,26 @@ fn alphabeta_depth_5_against_plain(bencher: Bencher, arg: &str) {
     }
 }
 
+/// The first twenty decisions of a game from `state` between `seats`, each
+/// keeping its table from decision to decision; the positions searched.
+fn twenty_decisions<E: pushcrate::ai::Evaluator>(
+    state: GameState,
+    seats: [pushcrate::ai::AlphaBeta<E>; 2],
+) -> u64 {
+    use pushcrate::ai::Game;
+    let mut seats = seats;
+    let (mut state, mut history, mut nodes) = (state, Vec::new(), 0);
+    while !state.is_over() && history.len() < 20 {
+        let seat = &mut seats[state.turn().index()];
+        seat.set_history(&history);
+        let (action, _) = seat.best(&state).expect("the game goes on");
+        nodes += seat.nodes();
+        history.push(state.key());
+        state.apply(action);
+    }
+    nodes
+}
+
 /// The first twenty decisions of a game between two `deep` searchers (six
 /// turns, 150,000 positions, seeded, each keeping its table from decision
 /// to decision as in a balance check) from the start of a level. `plain`
@@ -199,28 +219,18 @@ fn alphabeta_depth_5_against_plain(bencher: Bencher, arg: &str) {
     sample_size = 1
 )]
 fn deep_game_20_decisions(bencher: Bencher, arg: &str) {
-    use pushcrate::ai::{AlphaBeta, Evaluator, Game, Limits, PlainRaceEvaluator, RaceEvaluator};
-    fn game<E: Evaluator>(state: GameState, seats: [AlphaBeta<E>; 2]) -> u64 {
-        let mut seats = seats;
-        let (mut state, mut history, mut nodes) = (state, Vec::new(), 0);
-        while !state.is_over() && history.len() < 20 {
-            let seat = &mut seats[state.turn().index()];
-            seat.set_history(&history);
-            let (action, _) = seat.best(&state).expect("the game goes on");
-            nodes += seat.nodes();
-            history.push(state.key());
-            state.apply(action);
-        }
-        nodes
-    }
+    use pushcrate::ai::{AlphaBeta, Limits, PlainRaceEvaluator, RaceEvaluator};
     let (id, plain) = arg.split_once(' ').map_or((arg, false), |(id, _)| (id, true));
     let state = start(id);
     let limits = Limits { depth: 6, nodes: 150_000, time: None };
     let play = || {
         if plain {
-            game(state, [1, 2].map(|seed| AlphaBeta::new(PlainRaceEvaluator, limits).seeded(seed).plain()))
+            twenty_decisions(
+                state,
+                [1, 2].map(|seed| AlphaBeta::new(PlainRaceEvaluator, limits).seeded(seed).plain()),
+            )
         } else {
-            game(state, [1, 2].map(|seed| AlphaBeta::new(RaceEvaluator, limits).seeded(seed)))
+            twenty_decisions(state, [1, 2].map(|seed| AlphaBeta::new(RaceEvaluator, limits).seeded(seed)))
         }
     };
     bencher.counter(ItemsCount::new(play())).bench_local(|| black_box(play()));
@@ -270,20 +280,10 @@ fn evaluate_2000_positions(bencher: Bencher, eval: &str) {
 /// evaluation costs a decision. The counter is positions searched.
 #[divan::bench(args = ["courtyard hand", "courtyard fitted", "gates hand", "gates fitted"], sample_count = 3, sample_size = 1)]
 fn deep_game_20_decisions_by_evaluation(bencher: Bencher, arg: &str) {
-    use pushcrate::ai::{AlphaBeta, Evaluator, FeatureEvaluator, Game, Limits, RaceEvaluator, Weights};
+    use pushcrate::ai::{AlphaBeta, Evaluator, FeatureEvaluator, Limits, RaceEvaluator, Weights};
     fn game<E: Evaluator + Copy>(state: GameState, eval: E) -> u64 {
         let limits = Limits { depth: 6, nodes: 150_000, time: None };
-        let mut seats = [1, 2].map(|seed| AlphaBeta::new(eval, limits).seeded(seed));
-        let (mut state, mut history, mut nodes) = (state, Vec::new(), 0);
-        while !state.is_over() && history.len() < 20 {
-            let seat = &mut seats[state.turn().index()];
-            seat.set_history(&history);
-            let (action, _) = seat.best(&state).expect("the game goes on");
-            nodes += seat.nodes();
-            history.push(state.key());
-            state.apply(action);
-        }
-        nodes
+        twenty_decisions(state, [1, 2].map(|seed| AlphaBeta::new(eval, limits).seeded(seed)))
     }
     let (id, eval) = arg.split_once(' ').unwrap();
     let state = start(id);
