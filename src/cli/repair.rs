@@ -87,8 +87,8 @@ fn report_text(r: &Repair, seconds: f64) -> String {
     );
     if let Some(size) = r.stopped_at {
         text += &format!(
-            "stopped at {size} edit{}: the balance check confirms a fix with no more (--every-size looks further)\n",
-            if size == 1 { "" } else { "s" }
+            "stopped at {}: the balance check confirms a fix with no more (--every-size looks further)\n",
+            crate::diagnostics::counted(size as usize, "edit", "edits")
         );
     }
     if r.proposals.is_empty() {

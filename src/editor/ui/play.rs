@@ -501,11 +501,10 @@ impl View<'_> {
             found.before_games,
             crate::diagnostics::counted(found.screened, "candidate", "candidates"),
             if found.played == 1 { "1 was".to_owned() } else { format!("{} were", found.played) },
-            match found.stopped_at {
-                Some(1) => " Stopped at 1 edit: the check confirms a balanced fix with no more.".to_owned(),
-                Some(n) => format!(" Stopped at {n} edits: the check confirms a balanced fix with no more."),
-                None => String::new(),
-            },
+            found.stopped_at.map_or(String::new(), |n| format!(
+                " Stopped at {}: the check confirms a balanced fix with no more.",
+                crate::diagnostics::counted(n as usize, "edit", "edits")
+            )),
             if found.interrupted { " Stopped: the proposals so far." } else { "" }
         ));
         if found.proposals.is_empty() {
