@@ -450,6 +450,51 @@ fn a_fitted_agent_searches_with_the_shipped_weights() {
     assert!(differ, "the fitted agent played the hand evaluation's game");
 }
 
+/// `:weights=…` plays with the weights it names: the shipped weights
+/// given that way play `:fitted`'s game, decision for decision, and other
+/// weights another; the option reads back as it is written, and a list
+/// that is not one whole number per feature is refused with the reason.
+#[test]
+fn an_agent_plays_with_weights_given_in_its_name() {
+    use pushcrate::ai::{Eval, FEATURE_COUNT, Weights};
+    let shipped = Weights::fitted();
+    let named: Agent = format!("alphabeta:3:20000:weights={shipped}").parse().unwrap();
+    assert_eq!(
+        named,
+        Agent::AlphaBeta { depth: 3, nodes: 20_000, reuse: false, eval: Eval::Weights(shipped) }
+    );
+    assert_eq!(named.to_string(), format!("alphabeta:3:20000:weights={shipped}"));
+    assert_eq!(named.to_string().parse::<Agent>().unwrap(), named);
+    let greedy: Agent = format!("greedy:10:weights={}", Weights::HAND).parse().unwrap();
+    assert_eq!(greedy.to_string().parse::<Agent>().unwrap(), greedy);
+    let fitted: Agent = "alphabeta:3:20000:fitted".parse().unwrap();
+    let mut doubled = shipped;
+    doubled.0[0] *= 4;
+    doubled.0[4] = -doubled.0[4];
+    let other: Agent = format!("alphabeta:3:20000:weights={doubled}").parse().unwrap();
+    let (mut a, mut b, mut c) = (named.build(5), fitted.build(5), other.build(5));
+    let mut state = bundled("courtyard");
+    let mut differ = false;
+    while !state.is_over() && state.actions_played() < 40 {
+        let chosen = a.choose(&state);
+        assert_eq!(chosen, b.choose(&state), "{state:?}");
+        differ |= c.choose(&state) != chosen;
+        state.play(chosen).unwrap();
+    }
+    assert!(differ, "other weights played the shipped weights' game");
+    let few = format!("alphabeta:3:20000:weights={}", ["1"; FEATURE_COUNT - 1].join("_"));
+    let error = few.parse::<Agent>().unwrap_err().to_string();
+    assert!(
+        error.contains(&format!("{} weights given, {FEATURE_COUNT} wanted", FEATURE_COUNT - 1)),
+        "{error}"
+    );
+    assert!(error.contains("race, destroyed"), "{error}");
+    let error = "alphabeta:3:20000:weights=1_x".parse::<Agent>().unwrap_err().to_string();
+    assert!(error.contains("`x` is not a whole number"), "{error}");
+    let twice = format!("alphabeta:3:20000:fitted:weights={shipped}");
+    assert!(twice.parse::<Agent>().unwrap_err().to_string().contains("given twice"), "{twice}");
+}
+
 /// The tuning command's pieces are deterministic for a seed: the same
 /// options give the same positions and the same weights, byte for byte.
 #[test]

@@ -675,7 +675,18 @@ fn tune_writes_weights_with_their_provenance() {
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(stderr.contains("mean log loss on the validation positions"), "{stderr}");
     let text = std::fs::read_to_string(&out).unwrap();
-    pushcrate::ai::Weights::from_toml(&text).unwrap();
+    let weights = pushcrate::ai::Weights::from_toml(&text).unwrap();
+    // It says how to play with them without building again, and that
+    // agent plays.
+    let agent = format!("alphabeta:6:150000:weights={weights}");
+    assert!(stderr.contains(&format!("as an agent, without building again: {agent}")), "{stderr}");
+    let shallow = format!("alphabeta:2:2000:weights={weights}");
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "open", "--games", "2", "--agents"])
+        .arg(format!("{shallow},{shallow}"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(&shallow));
     assert!(
         text.contains("# Made by `pushcrate tune --seed 1 --levels-each 1 --sizes 7 --games 2 --agents alphabeta:2:4000:fitted,alphabeta:2:4000:fitted"),
         "{text}"

@@ -51,7 +51,8 @@ pub struct SelfPlayArgs {
     pub zone: f64,
     /// The two agents, `A,B`: easy, medium, hard, expert, deep, master,
     /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]`
-    /// (options `reuse`, and `hand` or `fitted`: the evaluation),
+    /// (options `reuse`, and `hand`, `fitted` or `weights=W1_W2_…`, one
+    /// weight per feature as `pushcrate tune` prints them: the evaluation),
     /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
     /// Without it the level is checked under two strong pairings,
     /// expert,expert and deep,deep (six turns, 150,000 positions), and

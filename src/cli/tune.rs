@@ -80,7 +80,8 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
     err(&format!(
         "{} training positions ({} games on {} levels), {} validation positions ({} games on {} bundled levels)\n\
          mean log loss on the validation positions: fitted {:.4}, hand {:.4} (at its best scale, {:.5} logits a point), knowing nothing {:.4}\n\
-         weights (thousandths of a logit):\n{}",
+         weights (thousandths of a logit):\n{}\
+         as an agent, without building again: alphabeta:6:150000:{}\n",
         tuned.training.samples.len(),
         tuned.training.games,
         tuned.training.levels,
@@ -92,6 +93,7 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
         tuned.hand_scale,
         tuned.constant_validation_loss,
         tune::weights_text(&tuned.weights),
+        tune::weights_option(&tuned.weights),
     ));
     let command = command_line(args);
     let text = tuned.to_toml(&command, &options);
@@ -130,7 +132,7 @@ fn parse_label_search(text: &str) -> Result<Agent, String> {
     match tune::Label::search_agent(agent) {
         Some(_) => Ok(agent),
         None => Err(format!(
-            "`{text}` cannot label positions: give an alpha-beta agent with the fitted evaluation (`deep`, `alphabeta:6:150000:fitted`), whose values are logits"
+            "`{text}` cannot label positions: give an alpha-beta agent with the fitted evaluation (`deep`, `alphabeta:6:150000:fitted`) or fitted weights (`alphabeta:6:150000:weights=…`), whose values are logits"
         )),
     }
 }

@@ -141,6 +141,20 @@ impl Weights {
     }
 }
 
+/// The weights joined by `_`, in the order of [`FEATURE_NAMES`]: how an
+/// agent's `weights=` option gives them (`41_-56_101_…`).
+impl std::fmt::Display for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, w) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("_")?;
+            }
+            write!(f, "{w}")?;
+        }
+        Ok(())
+    }
+}
+
 /// The shipped fitted weights, as `pushcrate tune` wrote them.
 pub const FITTED_TOML: &str = include_str!("fitted.toml");
 

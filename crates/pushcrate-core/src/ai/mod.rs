@@ -183,6 +183,24 @@ pub enum Eval {
     /// The evaluation fitted to game outcomes ([`Weights::fitted`];
     /// `:fitted`).
     Fitted,
+    /// The fitted evaluation's features with other weights, one per name
+    /// of [`FEATURE_NAMES`] (`:weights=41_-56_…`, as `pushcrate tune`
+    /// prints them): weights fitted to other rules, or a fit to compare
+    /// beside the shipped one, without building the crate again.
+    Weights(Weights),
+}
+
+impl Eval {
+    /// The feature weights this evaluation scores with (the hand
+    /// evaluation's as [`Weights::HAND`]).
+    #[must_use]
+    pub fn weights(self) -> Weights {
+        match self {
+            Eval::Hand => Weights::HAND,
+            Eval::Fitted => Weights::fitted(),
+            Eval::Weights(weights) => weights,
+        }
+    }
 }
 
 /// A strategy by name, as the command line and the sandbox name them.
@@ -310,15 +328,15 @@ impl Agent {
             Agent::Greedy { noise, eval: Eval::Hand } => {
                 Box::new(Greedy::new(RaceEvaluator, seed).noisy(noise))
             }
-            Agent::Greedy { noise, eval: Eval::Fitted } => {
-                Box::new(Greedy::new(FeatureEvaluator::new(Weights::fitted()), seed).noisy(noise))
+            Agent::Greedy { noise, eval } => {
+                Box::new(Greedy::new(FeatureEvaluator::new(eval.weights()), seed).noisy(noise))
             }
             Agent::AlphaBeta { depth, nodes, reuse, eval } => {
                 let limits = Limits { depth, nodes, time: None };
                 match eval {
                     Eval::Hand => alpha_beta(RaceEvaluator, limits, seed, reuse, cancel),
-                    Eval::Fitted => {
-                        alpha_beta(FeatureEvaluator::new(Weights::fitted()), limits, seed, reuse, cancel)
+                    Eval::Fitted | Eval::Weights(_) => {
+                        alpha_beta(FeatureEvaluator::new(eval.weights()), limits, seed, reuse, cancel)
                     }
                 }
             }
@@ -357,19 +375,52 @@ impl fmt::Display for Agent {
             Agent::Random => f.write_str("random"),
             Agent::Greedy { noise: 0, eval: Eval::Hand } => f.write_str("greedy"),
             Agent::Greedy { noise, eval: Eval::Hand } => write!(f, "greedy:{noise}"),
-            Agent::Greedy { noise, eval: Eval::Fitted } => write!(f, "greedy:{noise}:fitted"),
+            Agent::Greedy { noise, eval } => write!(f, "greedy:{noise}{}", EvalSuffix(*eval)),
             Agent::AlphaBeta { depth, nodes, reuse, eval } => {
                 write!(f, "alphabeta:{depth}:{nodes}")?;
                 if *reuse {
                     f.write_str(":reuse")?;
                 }
-                if *eval == Eval::Fitted {
-                    f.write_str(":fitted")?;
-                }
-                Ok(())
+                write!(f, "{}", EvalSuffix(*eval))
             }
             Agent::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
+    }
+}
+
+/// An evaluation as the end of an agent's name: nothing for the hand
+/// one (the default), `:fitted`, or `:weights=` and the weights joined by
+/// `_`.
+struct EvalSuffix(Eval);
+
+impl fmt::Display for EvalSuffix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Eval::Hand => Ok(()),
+            Eval::Fitted => f.write_str(":fitted"),
+            Eval::Weights(weights) => write!(f, ":weights={weights}"),
+        }
+    }
+}
+
+/// The weights of `weights=41_-56_…`: one whole number per feature.
+fn parse_weights(list: &str) -> Result<Weights, String> {
+    let mut out = [0; FEATURE_COUNT];
+    let mut given = 0;
+    for (i, text) in list.split('_').enumerate() {
+        let weight = text.parse::<i32>().map_err(|_| format!("`{text}` is not a whole number"))?;
+        if let Some(slot) = out.get_mut(i) {
+            *slot = weight;
+        }
+        given = i + 1;
+    }
+    if given == FEATURE_COUNT {
+        Ok(Weights(out))
+    } else {
+        Err(format!(
+            "{given} weights given, {FEATURE_COUNT} wanted, one per feature in this order: {}",
+            FEATURE_NAMES.join(", ")
+        ))
     }
 }
 
@@ -378,7 +429,7 @@ impl fmt::Display for Agent {
 pub enum ParseAgentError {
     /// Not a named strength nor a known kind.
     #[error(
-        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:hand|fitted]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, hand, fitted, mcts[:ITERATIONS])"
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:EVAL]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse and EVAL, mcts[:ITERATIONS]; EVAL is hand, fitted or weights=W1_W2_…)"
     )]
     Unknown(String),
     /// A part after `:` is not a whole number.
@@ -404,10 +455,10 @@ pub enum ParseAgentError {
         agent: String,
     },
     /// A last part that is no option of the kind (alpha-beta's are
-    /// `reuse`, `hand` and `fitted`; greedy's `hand` and `fitted`), or one
-    /// given twice.
+    /// `reuse` and an evaluation, `hand`, `fitted` or `weights=…`;
+    /// greedy's an evaluation), or one given twice.
     #[error(
-        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, and `hand` or `fitted`, after the node budget; greedy takes `hand` or `fitted` after the noise)"
+        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, and `hand`, `fitted` or `weights=W1_W2_…`, after the node budget; greedy takes `hand`, `fitted` or `weights=…` after the noise)"
     )]
     NotAnOption {
         /// The part.
@@ -415,13 +466,24 @@ pub enum ParseAgentError {
         /// The whole text.
         agent: String,
     },
+    /// `weights=` with a list that is not one whole number per feature.
+    #[error("`{part}` in `{agent}`: {why}")]
+    BadWeights {
+        /// The part.
+        part: String,
+        /// The whole text.
+        agent: String,
+        /// What is wrong with the list.
+        why: String,
+    },
     /// More `:` parts than the kind takes.
     #[error("`{0}` has too many `:` parts")]
     TooManyParts(String),
 }
 
-/// The options after an agent's numbers: `hand` or `fitted` (the
-/// evaluation), and `reuse` where `reuse` is allowed; each at most once.
+/// The options after an agent's numbers: `hand`, `fitted` or
+/// `weights=…` (the evaluation), and `reuse` where `reuse` is allowed;
+/// each at most once.
 fn agent_options<'a>(
     parts: impl Iterator<Item = &'a str>,
     agent: &str,
@@ -433,7 +495,17 @@ fn agent_options<'a>(
             "reuse" if reuse_allowed => reuse.replace(true).is_some(),
             "hand" => eval.replace(Eval::Hand).is_some(),
             "fitted" => eval.replace(Eval::Fitted).is_some(),
-            _ => true,
+            _ => match part.strip_prefix("weights=") {
+                Some(list) => {
+                    let weights = parse_weights(list).map_err(|why| ParseAgentError::BadWeights {
+                        part: part.to_owned(),
+                        agent: agent.to_owned(),
+                        why,
+                    })?;
+                    eval.replace(Eval::Weights(weights)).is_some()
+                }
+                None => true,
+            },
         };
         if taken {
             return Err(ParseAgentError::NotAnOption { part: part.to_owned(), agent: agent.to_owned() });
@@ -447,7 +519,8 @@ impl FromStr for Agent {
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
     /// `greedy[:NOISE%[:EVAL]]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]` (options
-    /// `reuse`, and `hand` or `fitted`), `mcts[:ITERATIONS]`.
+    /// `reuse`, and `hand`, `fitted` or `weights=W1_W2_…`),
+    /// `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
             return Ok(agent);

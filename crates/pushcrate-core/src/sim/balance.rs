@@ -96,11 +96,13 @@ pub const REFEREED: Plan<'static> = Plan { pairings: &STRONG_PAIRINGS, referee: 
 /// The default check, with or without its referee, its agents scoring
 /// positions with `eval`: [`STRONG`] or [`REFEREED`] for the fitted
 /// evaluation, the same plans with [`HAND_PAIRINGS`] and [`HAND_REFEREE`]
-/// for the hand one.
+/// for the hand one. Other weights (`Eval::Weights`) have no plan of their
+/// own: a check with them names its agents (`selfplay --pairings`), and
+/// here they get the fitted plan.
 #[must_use]
 pub const fn strong(eval: Eval, refereed: bool) -> Plan<'static> {
     let (pairings, referee) = match eval {
-        Eval::Fitted => (&STRONG_PAIRINGS, REFEREE),
+        Eval::Fitted | Eval::Weights(_) => (&STRONG_PAIRINGS, REFEREE),
         Eval::Hand => (&HAND_PAIRINGS, HAND_REFEREE),
     };
     Plan { pairings, referee: if refereed { Some(referee) } else { None } }

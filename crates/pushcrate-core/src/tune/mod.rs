@@ -64,8 +64,9 @@ pub struct Options {
 /// A deeper search's part in each position's label.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Label {
-    /// The search: an alpha-beta agent with the fitted evaluation, whose
-    /// values are thousandths of a logit ([`Label::search_agent`]).
+    /// The search: an alpha-beta agent with the fitted evaluation or
+    /// other fitted weights, whose values are thousandths of a logit
+    /// ([`Label::search_agent`]).
     pub search: Agent,
     /// The game's result's share of the label, 0 to 1 (the search's is
     /// the rest): `result_share × result + (1 − result_share) × σ(value)`.
@@ -74,11 +75,11 @@ pub struct Label {
 
 impl Label {
     /// The search's limits, if `agent` is an alpha-beta agent with the
-    /// fitted evaluation (the one whose values are logits).
+    /// fitted evaluation or other fitted weights (whose values are logits).
     #[must_use]
     pub fn search_agent(agent: Agent) -> Option<Limits> {
         match agent {
-            Agent::AlphaBeta { depth, nodes, eval: Eval::Fitted, .. } => {
+            Agent::AlphaBeta { depth, nodes, eval: Eval::Fitted | Eval::Weights(_), .. } => {
                 Some(Limits { depth, nodes, time: None })
             }
             _ => None,
@@ -92,7 +93,8 @@ impl Label {
     #[must_use]
     pub fn score(&self, state: &GameState) -> Option<f64> {
         let limits = Label::search_agent(self.search)?;
-        let mut search = AlphaBeta::new(FeatureEvaluator::new(Weights::fitted()), limits);
+        let Agent::AlphaBeta { eval, .. } = self.search else { return None };
+        let mut search = AlphaBeta::new(FeatureEvaluator::new(eval.weights()), limits);
         let (_, value) = search.best(state)?;
         Some(estimate::win_probability(value, 1.0))
     }
@@ -482,6 +484,13 @@ impl Tuned {
 #[must_use]
 pub fn weights_text(weights: &Weights) -> String {
     FEATURE_NAMES.iter().zip(weights.0).map(|(name, w)| format!("  {name:<12} {w:>7}\n")).collect()
+}
+
+/// The weights as an agent's evaluation option, `weights=41_-56_…`
+/// (`alphabeta:6:150000:weights=…` plays with them, no build needed).
+#[must_use]
+pub fn weights_option(weights: &Weights) -> String {
+    format!("weights={weights}")
 }
 
 #[cfg(test)]
