@@ -152,6 +152,69 @@ fn alpha_beta_equals_minimax_with_repetition_on_random_positions() {
     );
 }
 
+/// `:prune` searches one placement off the players' shortest ways on the
+/// last turn, not all of them: such a crate changes no leg, so every one
+/// leaves the same leaf value, and the search's value is the full
+/// search's, to the same depth, with both evaluations, on small boards
+/// and on bundled 9 × 9 ones; it visits fewer positions for it.
+#[test]
+fn a_pruning_search_keeps_the_full_searchs_value() {
+    use pushcrate::ai::{Evaluator, FeatureEvaluator, Weights};
+    use rand::{Rng, SeedableRng};
+    let mut positions = small_positions(150);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    for name in ["open", "gates", "courtyard"] {
+        for _ in 0..12 {
+            let mut state = bundled(name);
+            let mut history = Vec::new();
+            for _ in 0..rng.random_range(0..30) {
+                if state.is_over() {
+                    break;
+                }
+                history.push(state.key());
+                let action = crate::support::mostly_a_move(&state.actions(), &mut rng);
+                state.apply(action);
+            }
+            if !state.is_over() {
+                positions.push((state, history));
+            }
+        }
+    }
+    fn compare<E: Evaluator + Copy>(eval: E, positions: &[(GameState, Vec<u64>)]) -> (u64, u64) {
+        let (mut full_nodes, mut pruned_nodes) = (0, 0);
+        for (n, (state, history)) in positions.iter().enumerate() {
+            let depth = if n < 150 { 2 + (n % 3) as u32 } else { 1 + (n % 2) as u32 };
+            let limits = Limits { depth, nodes: u64::MAX, time: None };
+            let mut full = AlphaBeta::with_table(eval, limits, 16);
+            full.set_history(history);
+            let mut pruned = AlphaBeta::with_table(eval, limits, 16).pruning();
+            pruned.set_history(history);
+            let want = full.negamax(state, depth, -i32::MAX, i32::MAX, 0);
+            assert_eq!(
+                pruned.negamax(state, depth, -i32::MAX, i32::MAX, 0),
+                want,
+                "position {n}, depth {depth}"
+            );
+            full_nodes += full.nodes();
+            pruned_nodes += pruned.nodes();
+            // The public entry point (which does not score its own root as
+            // a repeat): the same value as the full search's.
+            let mut full = AlphaBeta::with_table(eval, limits, 16);
+            full.set_history(history);
+            let mut pruned = AlphaBeta::with_table(eval, limits, 16).pruning();
+            pruned.set_history(history);
+            let best = |s: &mut AlphaBeta<E>| s.best(state).map(|(_, v)| v);
+            assert_eq!(best(&mut pruned), best(&mut full), "best(), position {n}");
+        }
+        (full_nodes, pruned_nodes)
+    }
+    for (full, pruned) in
+        [compare(RaceEvaluator, &positions), compare(FeatureEvaluator::new(Weights::fitted()), &positions)]
+    {
+        assert!(pruned * 10 < full * 9, "the pruning search visited {pruned} positions, the full one {full}");
+    }
+}
+
 /// The value of `action` at `state`, searched `depth` turns with no limit.
 fn value_at(state: &GameState, action: Action, depth: u32) -> i32 {
     let mut search = AlphaBeta::with_table(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None }, 16);
@@ -342,10 +405,30 @@ fn agents_parse_and_print() {
     let reusing: Agent = "alphabeta:8:150000:reuse".parse().unwrap();
     assert_eq!(
         reusing,
-        Agent::AlphaBeta { depth: 8, nodes: 150_000, reuse: true, eval: pushcrate::ai::Eval::Hand }
+        Agent::AlphaBeta {
+            depth: 8,
+            nodes: 150_000,
+            reuse: true,
+            prune: false,
+            eval: pushcrate::ai::Eval::Hand
+        }
     );
     assert_eq!(reusing.to_string(), "alphabeta:8:150000:reuse");
     assert_eq!(reusing.label(), "alphabeta:8:150000:reuse");
+    let pruning: Agent = "alphabeta:6:40000:fitted:prune".parse().unwrap();
+    assert_eq!(
+        pruning,
+        Agent::AlphaBeta {
+            depth: 6,
+            nodes: 40_000,
+            reuse: false,
+            prune: true,
+            eval: pushcrate::ai::Eval::Fitted
+        }
+    );
+    assert_eq!(pruning.to_string(), "alphabeta:6:40000:prune:fitted");
+    assert!("greedy:5:prune".parse::<Agent>().is_err());
+    assert!("alphabeta:6:40000:prune:prune".parse::<Agent>().is_err());
     for bad in ["", "smart", "greedy:x", "alphabeta:1:2:3", "alphabeta:1:2:reuse:reuse", "greedy:5:reuse"] {
         assert!(bad.parse::<Agent>().is_err(), "{bad}");
     }
@@ -356,7 +439,10 @@ fn agents_parse_and_print() {
     use pushcrate::ai::Eval;
     assert_eq!("alphabeta:6:150000:hand".parse::<Agent>().unwrap(), Agent::DEEP.with_eval(Eval::Hand));
     let fitted: Agent = "alphabeta:6:150000:fitted".parse().unwrap();
-    assert_eq!(fitted, Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, eval: Eval::Fitted });
+    assert_eq!(
+        fitted,
+        Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, prune: false, eval: Eval::Fitted }
+    );
     assert_eq!(fitted.to_string(), "alphabeta:6:150000:fitted");
     let both: Agent = "alphabeta:6:150000:fitted:reuse".parse().unwrap();
     assert_eq!(both.to_string(), "alphabeta:6:150000:reuse:fitted");
@@ -461,7 +547,13 @@ fn an_agent_plays_with_weights_given_in_its_name() {
     let named: Agent = format!("alphabeta:3:20000:weights={shipped}").parse().unwrap();
     assert_eq!(
         named,
-        Agent::AlphaBeta { depth: 3, nodes: 20_000, reuse: false, eval: Eval::Weights(shipped) }
+        Agent::AlphaBeta {
+            depth: 3,
+            nodes: 20_000,
+            reuse: false,
+            prune: false,
+            eval: Eval::Weights(shipped)
+        }
     );
     assert_eq!(named.to_string(), format!("alphabeta:3:20000:weights={shipped}"));
     assert_eq!(named.to_string().parse::<Agent>().unwrap(), named);

@@ -177,6 +177,9 @@ pub struct AlphaBeta<E> {
     /// Whether a table entry searched deeper than asked may cut
     /// ([`AlphaBeta::reusing`]).
     reuse: bool,
+    /// Whether the last turn before the horizon leaves out placements off
+    /// every shortest way ([`AlphaBeta::pruning`]).
+    prune: bool,
 }
 
 /// A leaf's value `ply` actions from the root: sooner wins score higher,
@@ -239,6 +242,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             cutoffs: Box::new([[0; ACTION_SLOTS]; 2]),
             plain: false,
             reuse: false,
+            prune: false,
         }
     }
 
@@ -289,6 +293,21 @@ impl<E: Evaluator> AlphaBeta<E> {
     #[must_use]
     pub fn reusing(mut self) -> AlphaBeta<E> {
         self.reuse = true;
+        self
+    }
+
+    /// The same searcher, leaving out on the last turn before its horizon
+    /// the placements on no shortest way of either player
+    /// ([`super::eval::route_cells`]) but one: such a crate changes no
+    /// leg, so with an evaluation that sees crates only through the legs
+    /// (the hand and the fitted ones) every one of them leaves the same
+    /// leaf value, and the search's value is the full search's to the same
+    /// depth, for fewer positions. With bonus actions left the full search
+    /// is kept: the turn goes on, and the crate may stand in the way of
+    /// the next action.
+    #[must_use]
+    pub fn pruning(mut self) -> AlphaBeta<E> {
+        self.prune = true;
         self
     }
 
@@ -436,7 +455,30 @@ impl<E: Evaluator> AlphaBeta<E> {
             order_by(list, tt_move, killers, &self.cutoffs[side]);
             &list[..]
         };
+        // On the last turn, every placement off the players' shortest
+        // ways leaves the same leaf value (a crate on no way changes no
+        // leg): one of them is searched, the first in the order.
+        // (With bonus actions left the turn goes on after a placement, and
+        // where the crate stands may matter to the next action.)
+        let route = if self.prune && depth == 1 && state.bonus_actions() == 0 {
+            super::eval::route_cells(state)
+        } else {
+            None
+        };
+        let mut one_off_route = route.is_none()
+            || searched[..early]
+                .iter()
+                .flatten()
+                .any(|a| matches!(a, Action::Place(c) if route.is_some_and(|r| !r.has(*c))));
         for &action in rest {
+            if let (Action::Place(cell), Some(route)) = (action, route)
+                && !route.has(cell)
+            {
+                if one_off_route {
+                    continue;
+                }
+                one_off_route = true;
+            }
             match self.search_action(state, action, depth, &mut alpha, beta, ply, &mut best) {
                 Step::Return(value) => return value,
                 Step::Cut => break,

@@ -231,3 +231,55 @@ fn race_score(state: &GameState, player: Player, steps_home: impl Fn(&GameState)
     };
     100 * race + 150 * destroyed + 10 * placements + 30 * to_move + 80 * carrier
 }
+
+/// The open cells on some shortest way of either player's legs (to the
+/// flag, and from the flag home): a crate placed anywhere else leaves
+/// every leg as long as it was. `None` when a leg has no open way (its
+/// steps are then counted through crates, and any crate may change them).
+#[must_use]
+pub fn route_cells(state: &GameState) -> Option<Bitboard> {
+    let open = state.open();
+    let flag = Bitboard::from_cell(state.flag());
+    if !(open & flag).any() {
+        return None;
+    }
+    let targets = [
+        Bitboard::from_cell(state.position(Player::One)),
+        state.goals(Player::One),
+        Bitboard::from_cell(state.position(Player::Two)),
+        state.goals(Player::Two),
+    ];
+    // The layers of one search from the flag, until every target is met.
+    let mut layers = [Bitboard::EMPTY; 256];
+    layers[0] = flag;
+    let mut seen = flag;
+    let mut reached = targets.map(|t| (t & flag).any().then_some(0usize));
+    let mut d = 0;
+    while reached.iter().any(Option::is_none) {
+        let next = (layers[d].dilate() & open) - seen;
+        if next.is_empty() || d + 1 >= layers.len() {
+            return None;
+        }
+        d += 1;
+        layers[d] = next;
+        seen |= next;
+        for (r, &t) in reached.iter_mut().zip(&targets) {
+            if r.is_none() && (next & t).any() {
+                *r = Some(d);
+            }
+        }
+    }
+    // Back from each target along the layers: the cells of its shortest ways.
+    let mut route = Bitboard::EMPTY;
+    for (r, &t) in reached.iter().zip(&targets) {
+        let mut k = (*r)?;
+        let mut on = layers[k] & t;
+        route |= on;
+        while k > 0 {
+            k -= 1;
+            on = layers[k] & on.dilate();
+            route |= on;
+        }
+    }
+    Some(route)
+}

@@ -224,6 +224,10 @@ pub enum Agent {
         /// Whether table entries searched deeper than asked cut too
         /// ([`AlphaBeta::reusing`]; `:reuse` in the agent's name).
         reuse: bool,
+        /// Whether the last turn before the horizon searches one placement
+        /// off the players' shortest ways, not all of them
+        /// ([`AlphaBeta::pruning`]; `:prune` in the agent's name).
+        prune: bool,
         /// The evaluation (`:hand`, the default, or `:fitted`).
         eval: Eval,
     },
@@ -244,15 +248,17 @@ impl Agent {
 
     /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision,
     /// the fitted evaluation.
-    pub const EXPERT: Agent = Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false, eval: Eval::Fitted };
+    pub const EXPERT: Agent =
+        Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false, prune: false, eval: Eval::Fitted };
     /// `master`: alpha-beta, up to 12 turns deep, 3,000,000 positions a
     /// decision, the fitted evaluation: the referee (docs/ai.md).
     pub const MASTER: Agent =
-        Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false, eval: Eval::Fitted };
+        Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false, prune: false, eval: Eval::Fitted };
     /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision, the
     /// fitted evaluation — the balance check's second pairing; not a rung
     /// of the ladder.
-    pub const DEEP: Agent = Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, eval: Eval::Fitted };
+    pub const DEEP: Agent =
+        Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, prune: false, eval: Eval::Fitted };
 
     /// The named strengths, weakest first. Every searching one scores
     /// positions with the fitted evaluation; [`Agent::with_eval`] gives
@@ -261,7 +267,7 @@ impl Agent {
     pub const STRENGTHS: [(&'static str, Agent); 5] = [
         ("easy", Agent::Random),
         ("medium", Agent::Greedy { noise: 25, eval: Eval::Fitted }),
-        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false, eval: Eval::Fitted }),
+        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false, prune: false, eval: Eval::Fitted }),
         ("expert", Agent::EXPERT),
         ("master", Agent::MASTER),
     ];
@@ -272,7 +278,9 @@ impl Agent {
     pub const fn with_eval(self, eval: Eval) -> Agent {
         match self {
             Agent::Greedy { noise, .. } => Agent::Greedy { noise, eval },
-            Agent::AlphaBeta { depth, nodes, reuse, .. } => Agent::AlphaBeta { depth, nodes, reuse, eval },
+            Agent::AlphaBeta { depth, nodes, reuse, prune, .. } => {
+                Agent::AlphaBeta { depth, nodes, reuse, prune, eval }
+            }
             Agent::Random | Agent::Mcts { .. } => self,
         }
     }
@@ -331,12 +339,13 @@ impl Agent {
             Agent::Greedy { noise, eval } => {
                 Box::new(Greedy::new(FeatureEvaluator::new(eval.weights()), seed).noisy(noise))
             }
-            Agent::AlphaBeta { depth, nodes, reuse, eval } => {
+            Agent::AlphaBeta { depth, nodes, reuse, prune, eval } => {
                 let limits = Limits { depth, nodes, time: None };
+                let options = SearchOptions { reuse, prune };
                 match eval {
-                    Eval::Hand => alpha_beta(RaceEvaluator, limits, seed, reuse, cancel),
+                    Eval::Hand => alpha_beta(RaceEvaluator, limits, seed, options, cancel),
                     Eval::Fitted | Eval::Weights(_) => {
-                        alpha_beta(FeatureEvaluator::new(eval.weights()), limits, seed, reuse, cancel)
+                        alpha_beta(FeatureEvaluator::new(eval.weights()), limits, seed, options, cancel)
                     }
                 }
             }
@@ -351,17 +360,27 @@ impl Agent {
     }
 }
 
+/// An alpha-beta agent's search options.
+#[derive(Clone, Copy)]
+struct SearchOptions {
+    reuse: bool,
+    prune: bool,
+}
+
 /// An alpha-beta player with evaluation `eval`.
 fn alpha_beta<E: Evaluator + Send + 'static>(
     eval: E,
     limits: Limits,
     seed: u64,
-    reuse: bool,
+    options: SearchOptions,
     cancel: Option<Arc<AtomicBool>>,
 ) -> Box<dyn Strategy> {
     let mut search = AlphaBeta::new(eval, limits).seeded(seed);
-    if reuse {
+    if options.reuse {
         search = search.reusing();
+    }
+    if options.prune {
+        search = search.pruning();
     }
     if let Some(cancel) = cancel {
         search = search.cancellable(cancel);
@@ -376,10 +395,13 @@ impl fmt::Display for Agent {
             Agent::Greedy { noise: 0, eval: Eval::Hand } => f.write_str("greedy"),
             Agent::Greedy { noise, eval: Eval::Hand } => write!(f, "greedy:{noise}"),
             Agent::Greedy { noise, eval } => write!(f, "greedy:{noise}{}", EvalSuffix(*eval)),
-            Agent::AlphaBeta { depth, nodes, reuse, eval } => {
+            Agent::AlphaBeta { depth, nodes, reuse, prune, eval } => {
                 write!(f, "alphabeta:{depth}:{nodes}")?;
                 if *reuse {
                     f.write_str(":reuse")?;
+                }
+                if *prune {
+                    f.write_str(":prune")?;
                 }
                 write!(f, "{}", EvalSuffix(*eval))
             }
@@ -429,7 +451,7 @@ fn parse_weights(list: &str) -> Result<Weights, String> {
 pub enum ParseAgentError {
     /// Not a named strength nor a known kind.
     #[error(
-        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:EVAL]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse and EVAL, mcts[:ITERATIONS]; EVAL is hand, fitted or weights=W1_W2_…)"
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:EVAL]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, prune and EVAL, mcts[:ITERATIONS]; EVAL is hand, fitted or weights=W1_W2_…)"
     )]
     Unknown(String),
     /// A part after `:` is not a whole number.
@@ -455,10 +477,10 @@ pub enum ParseAgentError {
         agent: String,
     },
     /// A last part that is no option of the kind (alpha-beta's are
-    /// `reuse` and an evaluation, `hand`, `fitted` or `weights=…`;
+    /// `reuse`, `prune` and an evaluation, `hand`, `fitted` or `weights=…`;
     /// greedy's an evaluation), or one given twice.
     #[error(
-        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, and `hand`, `fitted` or `weights=W1_W2_…`, after the node budget; greedy takes `hand`, `fitted` or `weights=…` after the noise)"
+        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, `prune`, and `hand`, `fitted` or `weights=W1_W2_…`, after the node budget; greedy takes `hand`, `fitted` or `weights=…` after the noise)"
     )]
     NotAnOption {
         /// The part.
@@ -482,17 +504,18 @@ pub enum ParseAgentError {
 }
 
 /// The options after an agent's numbers: `hand`, `fitted` or
-/// `weights=…` (the evaluation), and `reuse` where `reuse` is allowed;
-/// each at most once.
+/// `weights=…` (the evaluation), and `reuse` and `prune` where search
+/// options are allowed; each at most once.
 fn agent_options<'a>(
     parts: impl Iterator<Item = &'a str>,
     agent: &str,
     reuse_allowed: bool,
-) -> Result<(bool, Eval), ParseAgentError> {
-    let (mut reuse, mut eval) = (None, None);
+) -> Result<(bool, bool, Eval), ParseAgentError> {
+    let (mut reuse, mut prune, mut eval) = (None, None, None);
     for part in parts {
         let taken = match part {
             "reuse" if reuse_allowed => reuse.replace(true).is_some(),
+            "prune" if reuse_allowed => prune.replace(true).is_some(),
             "hand" => eval.replace(Eval::Hand).is_some(),
             "fitted" => eval.replace(Eval::Fitted).is_some(),
             _ => match part.strip_prefix("weights=") {
@@ -511,7 +534,7 @@ fn agent_options<'a>(
             return Err(ParseAgentError::NotAnOption { part: part.to_owned(), agent: agent.to_owned() });
         }
     }
-    Ok((reuse.unwrap_or(false), eval.unwrap_or_default()))
+    Ok((reuse.unwrap_or(false), prune.unwrap_or(false), eval.unwrap_or_default()))
 }
 
 impl FromStr for Agent {
@@ -519,7 +542,7 @@ impl FromStr for Agent {
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
     /// `greedy[:NOISE%[:EVAL]]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]` (options
-    /// `reuse`, and `hand`, `fitted` or `weights=W1_W2_…`),
+    /// `reuse`, `prune`, and `hand`, `fitted` or `weights=W1_W2_…`),
     /// `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
@@ -548,14 +571,14 @@ impl FromStr for Agent {
             "random" => Agent::Random,
             "greedy" => {
                 let noise = number("the noise", 0, 0..=100)? as u8;
-                let (_, eval) = agent_options(parts.by_ref(), s, false)?;
+                let (_, _, eval) = agent_options(parts.by_ref(), s, false)?;
                 Agent::Greedy { noise, eval }
             }
             "alphabeta" => {
                 let depth = number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32;
                 let nodes = number("the node budget", 40_000, 1..=Agent::MAX_NODES)?;
-                let (reuse, eval) = agent_options(parts.by_ref(), s, true)?;
-                Agent::AlphaBeta { depth, nodes, reuse, eval }
+                let (reuse, prune, eval) = agent_options(parts.by_ref(), s, true)?;
+                Agent::AlphaBeta { depth, nodes, reuse, prune, eval }
             }
             "mcts" => Agent::Mcts {
                 iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,
