@@ -298,7 +298,7 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// The same searcher, leaving out on the last turn before its horizon
     /// the placements on no shortest way of either player
-    /// ([`super::eval::route_cells`]) but one: such a crate changes no
+    /// ([`super::route_cells`]) but one: such a crate changes no
     /// leg, so with an evaluation that sees crates only through the legs
     /// (the hand and the fitted ones) every one of them leaves the same
     /// leaf value, and the search's value is the full search's to the same

@@ -35,7 +35,8 @@ use rand_chacha::ChaCha8Rng;
 pub use crate::analysis::solve;
 pub use alphabeta::{AlphaBeta, Limits, minimax};
 pub use eval::{
-    Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_legs_both, flag_steps, flag_steps_both,
+    Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_legs_both, flag_steps,
+    flag_steps_both, route_cells,
 };
 pub use fitted::{FEATURE_COUNT, FEATURE_NAMES, FITTED_TOML, FeatureEvaluator, Weights, features};
 pub use game::Game;
