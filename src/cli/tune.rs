@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::{EXIT_INTERRUPTED, EXIT_OK, err};
-use crate::ai::Agent;
+use crate::ai::{Agent, Eval};
 use crate::files::{Committed, Output};
 use crate::tune::{self, Options};
 
@@ -81,7 +81,7 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
         "{} training positions ({} games on {} levels), {} validation positions ({} games on {} bundled levels)\n\
          mean log loss on the validation positions: fitted {:.4}, hand {:.4} (at its best scale, {:.5} logits a point), knowing nothing {:.4}\n\
          weights (thousandths of a logit):\n{}\
-         as an agent, without building again: alphabeta:6:150000:{}\n",
+         as an agent, without building again: {}\n",
         tuned.training.samples.len(),
         tuned.training.games,
         tuned.training.levels,
@@ -93,7 +93,7 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
         tuned.hand_scale,
         tuned.constant_validation_loss,
         tune::weights_text(&tuned.weights),
-        tune::weights_option(&tuned.weights),
+        Agent::DEEP.with_eval(Eval::Weights(tuned.weights)),
     ));
     let command = command_line(args);
     let text = tuned.to_toml(&command, &options);

@@ -428,23 +428,17 @@ impl fmt::Display for EvalSuffix {
 
 /// The weights of `weights=41_-56_…`: one whole number per feature.
 fn parse_weights(list: &str) -> Result<Weights, String> {
-    let mut out = [0; FEATURE_COUNT];
-    let mut given = 0;
-    for (i, text) in list.split('_').enumerate() {
-        let weight = text.parse::<i32>().map_err(|_| format!("`{text}` is not a whole number"))?;
-        if let Some(slot) = out.get_mut(i) {
-            *slot = weight;
-        }
-        given = i + 1;
-    }
-    if given == FEATURE_COUNT {
-        Ok(Weights(out))
-    } else {
-        Err(format!(
-            "{given} weights given, {FEATURE_COUNT} wanted, one per feature in this order: {}",
+    let given = list
+        .split('_')
+        .map(|text| text.parse::<i32>().map_err(|_| format!("`{text}` is not a whole number")))
+        .collect::<Result<Vec<_>, _>>()?;
+    <[i32; FEATURE_COUNT]>::try_from(given).map(Weights).map_err(|given| {
+        format!(
+            "{} weights given, {FEATURE_COUNT} wanted, one per feature in this order: {}",
+            given.len(),
             FEATURE_NAMES.join(", ")
-        ))
-    }
+        )
+    })
 }
 
 /// Why a text is not an agent.

@@ -486,13 +486,6 @@ pub fn weights_text(weights: &Weights) -> String {
     FEATURE_NAMES.iter().zip(weights.0).map(|(name, w)| format!("  {name:<12} {w:>7}\n")).collect()
 }
 
-/// The weights as an agent's evaluation option, `weights=41_-56_…`
-/// (`alphabeta:6:150000:weights=…` plays with them, no build needed).
-#[must_use]
-pub fn weights_option(weights: &Weights) -> String {
-    format!("weights={weights}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
