@@ -249,8 +249,9 @@ pub fn route_cells(state: &GameState) -> Option<Bitboard> {
         Bitboard::from_cell(state.position(Player::Two)),
         state.goals(Player::Two),
     ];
-    // The layers of one search from the flag, until every target is met.
-    let mut layers = [Bitboard::EMPTY; 256];
+    // The layers of one search from the flag, until every target is met
+    // (no way is longer than a bitboard has cells).
+    let mut layers = [Bitboard::EMPTY; 128];
     layers[0] = flag;
     let mut seen = flag;
     let mut reached = targets.map(|t| (t & flag).any().then_some(0usize));
