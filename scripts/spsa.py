@@ -6,6 +6,8 @@
     python3 scripts/spsa.py PUSHCRATE train.toml [--steps 400] [--games 8]
         [--depth 4] [--nodes 40000] [--start 41_-56_…] > spsa.log
 
+`--start` defaults to the shipped weights (crates/pushcrate-core/src/ai/fitted.toml).
+
 Each step plays the weights moved one way (A) against the same weights
 moved the other way (B), `--games` games a level in colour-swapped pairs
 on every level of the pack, and steps towards the side that scored
@@ -18,10 +20,17 @@ instead of a loss"). The same arguments give the same log.
 """
 import argparse
 import json
+import pathlib
 import random
 import subprocess
+import tomllib
 
-SHIPPED = "41_-56_101_198_653_71_158_280_825"
+FITTED = pathlib.Path(__file__).resolve().parent.parent / "crates/pushcrate-core/src/ai/fitted.toml"
+
+
+def shipped():
+    """The shipped weights, in the file's (the features') order."""
+    return "_".join(str(w) for w in tomllib.loads(FITTED.read_text())["weights"].values())
 
 
 def agent(depth, nodes, weights):
@@ -46,13 +55,13 @@ def main():
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--nodes", type=int, default=40000)
-    parser.add_argument("--start", default=SHIPPED)
+    parser.add_argument("--start", default=None)
     parser.add_argument("--a", type=float, default=1.0)
     parser.add_argument("--c", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=20261205)
     args = parser.parse_args()
 
-    start = [int(w) for w in args.start.split("_")]
+    start = [int(w) for w in (args.start or shipped()).split("_")]
     unit = [max(abs(w), 60) for w in start]
     stability = args.steps // 13
     rng = random.Random(args.seed)
