@@ -185,24 +185,31 @@ fn alphabeta_depth_5_against_plain(bencher: Bencher, arg: &str) {
 
 /// Time to depth 5 in turns with no node limit from the start of `open`,
 /// `gates` and `arena`, the fitted evaluation, the search with the pruning
-/// last turn (`:prune`, the same value) and without, tables of 2^20
-/// entries; the plain search of `alphabeta_depth_5_against_plain` is the
-/// reference.
+/// last turn (`:prune`, the same value), with null moves (`:null`, a
+/// forward pruning) and without either, tables of 2^20 entries; the plain
+/// search of `alphabeta_depth_5_against_plain` is the reference.
 #[divan::bench(
-    args = ["open", "open pruning", "gates", "gates pruning", "arena", "arena pruning"],
+    args = [
+        "open", "open pruning", "open null", "gates", "gates pruning", "gates null",
+        "arena", "arena pruning", "arena null",
+    ],
     sample_count = 3,
     sample_size = 1
 )]
 fn alphabeta_depth_5_pruning(bencher: Bencher, arg: &str) {
     use pushcrate::ai::{AlphaBeta, FeatureEvaluator, Weights};
-    let (id, pruning) = arg.split_once(' ').map_or((arg, false), |(id, _)| (id, true));
+    let (id, option) = arg.split_once(' ').unwrap_or((arg, ""));
     let state = start(id);
     let limits = pushcrate::ai::Limits { depth: 5, nodes: u64::MAX, time: None };
     let eval = FeatureEvaluator::new(Weights::fitted());
     bencher
         .with_inputs(|| {
             let search = AlphaBeta::with_table(eval, limits, 20);
-            if pruning { search.pruning() } else { search }
+            match option {
+                "pruning" => search.pruning(),
+                "null" => search.null_moves(),
+                _ => search,
+            }
         })
         .bench_local_values(|mut search| (search.best(black_box(&state)), search.nodes()));
 }

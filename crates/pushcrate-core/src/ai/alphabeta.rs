@@ -24,6 +24,17 @@
 //! player's earlier decisions in the game), as chess engines do: a better
 //! value for fewer positions, at the price of the exact match.
 //!
+//! Null moves ([`AlphaBeta::null_moves`], off by default): before its
+//! actions are searched, a node with the flag lying that stands at or
+//! above beta gives its
+//! turn away and searches the position so left
+//! [`NULL_REDUCTION`] turns shallower; if the side that gave up a whole
+//! turn still holds beta, the node is cut off without searching an
+//! action. A turn given away is what chess engines call a null move: in
+//! this game a pass is legal only when nothing else is, so it is not an
+//! action of the game, and the cut is a forward pruning that can miss a
+//! position where every action is worse than none (a zugzwang).
+//!
 //! Repetition: a position that already occurred in the game (the history
 //! the strategy is given) or earlier on the line being searched scores as
 //! a draw, 0. A side that is ahead therefore avoids repeating, and a search
@@ -180,7 +191,17 @@ pub struct AlphaBeta<E> {
     /// Whether the last turn before the horizon leaves out placements off
     /// every shortest way ([`AlphaBeta::pruning`]).
     prune: bool,
+    /// Whether a node may be cut off by a null move
+    /// ([`AlphaBeta::null_moves`]).
+    null: bool,
+    /// Whether a null move's search is under way: no second one is tried
+    /// inside it.
+    in_null: bool,
 }
+
+/// How many turns shallower than its node a null move's position is
+/// searched, beyond the turn given away.
+pub const NULL_REDUCTION: u32 = 1;
 
 /// A leaf's value `ply` actions from the root: sooner wins score higher,
 /// later losses lower.
@@ -243,6 +264,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             plain: false,
             reuse: false,
             prune: false,
+            null: false,
+            in_null: false,
         }
     }
 
@@ -309,6 +332,53 @@ impl<E: Evaluator> AlphaBeta<E> {
     pub fn pruning(mut self) -> AlphaBeta<E> {
         self.prune = true;
         self
+    }
+
+    /// The same searcher, trying a null move before the actions of a node
+    /// at least [`NULL_REDUCTION`] + 2 turns from its horizon, outside the
+    /// root and bonus actions, with the flag lying (in a run home or a
+    /// chase every turn counts, and a turn given away misleads), whose
+    /// evaluation stands at or above beta:
+    /// the turn given to the opponent, the position searched
+    /// [`NULL_REDUCTION`] + 1 turns shallower with a window at beta, and
+    /// the node cut off if its side still holds beta. Values no longer
+    /// equal plain minimax to the depth; what is cut is searched no more,
+    /// so the same positions reach deeper (`alphabeta:D:N:null`; measured
+    /// in docs/ai.md).
+    #[must_use]
+    pub fn null_moves(mut self) -> AlphaBeta<E> {
+        self.null = true;
+        self
+    }
+
+    /// Whether a null move cuts the node off: the position with the turn
+    /// given away, searched shallower, still holds `beta` for the side
+    /// that gave it.
+    fn null_move_cuts(&mut self, state: &GameState, depth: u32, beta: i32, ply: u32) -> bool {
+        if !self.null
+            || self.in_null
+            || ply == 0
+            || depth < NULL_REDUCTION + 2
+            || state.bonus_actions() > 0
+            || state.carrier().is_some()
+            || beta.abs() >= WIN_BOUND
+            || self.eval.evaluate(state, state.to_move()) < beta
+        {
+            return false;
+        }
+        // The turn given away: a pass leaves everything but the side to
+        // move and the action count as it was.
+        let mut given = *state;
+        given.apply(Action::Pass);
+        if given.to_move() == state.to_move() || given.result().is_some() {
+            return false;
+        }
+        self.in_null = true;
+        let value = -self.negamax(&given, depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1);
+        self.in_null = false;
+        // A search stopped partway answers nothing: the node returns at
+        // once anyway, as the caller sees the stop.
+        self.stop || value >= beta
     }
 
     /// The same searcher, breaking ties between equally good actions at
@@ -405,6 +475,9 @@ impl<E: Evaluator> AlphaBeta<E> {
                     _ => {}
                 }
             }
+        }
+        if self.null_move_cuts(state, depth, beta, ply) {
+            return beta;
         }
         let original_alpha = alpha;
         let mut best = (-i32::MAX, None);

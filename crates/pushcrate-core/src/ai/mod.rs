@@ -229,6 +229,9 @@ pub enum Agent {
         /// off the players' shortest ways, not all of them
         /// ([`AlphaBeta::pruning`]; `:prune` in the agent's name).
         prune: bool,
+        /// Whether a node may be cut off by a null move, its turn given
+        /// away ([`AlphaBeta::null_moves`]; `:null` in the agent's name).
+        null: bool,
         /// The evaluation (`:hand`, the default, or `:fitted`).
         eval: Eval,
     },
@@ -249,17 +252,35 @@ impl Agent {
 
     /// `expert`: alpha-beta, 4 turns deep, 40,000 positions a decision,
     /// the fitted evaluation.
-    pub const EXPERT: Agent =
-        Agent::AlphaBeta { depth: 4, nodes: 40_000, reuse: false, prune: false, eval: Eval::Fitted };
+    pub const EXPERT: Agent = Agent::AlphaBeta {
+        depth: 4,
+        nodes: 40_000,
+        reuse: false,
+        prune: false,
+        null: false,
+        eval: Eval::Fitted,
+    };
     /// `master`: alpha-beta, up to 12 turns deep, 3,000,000 positions a
     /// decision, the fitted evaluation: the referee (docs/ai.md).
-    pub const MASTER: Agent =
-        Agent::AlphaBeta { depth: 12, nodes: 3_000_000, reuse: false, prune: false, eval: Eval::Fitted };
+    pub const MASTER: Agent = Agent::AlphaBeta {
+        depth: 12,
+        nodes: 3_000_000,
+        reuse: false,
+        prune: false,
+        null: false,
+        eval: Eval::Fitted,
+    };
     /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision, the
     /// fitted evaluation — the balance check's second pairing; not a rung
     /// of the ladder.
-    pub const DEEP: Agent =
-        Agent::AlphaBeta { depth: 6, nodes: 150_000, reuse: false, prune: false, eval: Eval::Fitted };
+    pub const DEEP: Agent = Agent::AlphaBeta {
+        depth: 6,
+        nodes: 150_000,
+        reuse: false,
+        prune: false,
+        null: false,
+        eval: Eval::Fitted,
+    };
 
     /// The named strengths, weakest first. Every searching one scores
     /// positions with the fitted evaluation; [`Agent::with_eval`] gives
@@ -268,7 +289,17 @@ impl Agent {
     pub const STRENGTHS: [(&'static str, Agent); 5] = [
         ("easy", Agent::Random),
         ("medium", Agent::Greedy { noise: 25, eval: Eval::Fitted }),
-        ("hard", Agent::AlphaBeta { depth: 2, nodes: 4_000, reuse: false, prune: false, eval: Eval::Fitted }),
+        (
+            "hard",
+            Agent::AlphaBeta {
+                depth: 2,
+                nodes: 4_000,
+                reuse: false,
+                prune: false,
+                null: false,
+                eval: Eval::Fitted,
+            },
+        ),
         ("expert", Agent::EXPERT),
         ("master", Agent::MASTER),
     ];
@@ -279,8 +310,8 @@ impl Agent {
     pub const fn with_eval(self, eval: Eval) -> Agent {
         match self {
             Agent::Greedy { noise, .. } => Agent::Greedy { noise, eval },
-            Agent::AlphaBeta { depth, nodes, reuse, prune, .. } => {
-                Agent::AlphaBeta { depth, nodes, reuse, prune, eval }
+            Agent::AlphaBeta { depth, nodes, reuse, prune, null, .. } => {
+                Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval }
             }
             Agent::Random | Agent::Mcts { .. } => self,
         }
@@ -340,9 +371,9 @@ impl Agent {
             Agent::Greedy { noise, eval } => {
                 Box::new(Greedy::new(FeatureEvaluator::new(eval.weights()), seed).noisy(noise))
             }
-            Agent::AlphaBeta { depth, nodes, reuse, prune, eval } => {
+            Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval } => {
                 let limits = Limits { depth, nodes, time: None };
-                let options = SearchOptions { reuse, prune };
+                let options = SearchOptions { reuse, prune, null };
                 match eval {
                     Eval::Hand => alpha_beta(RaceEvaluator, limits, seed, options, cancel),
                     Eval::Fitted | Eval::Weights(_) => {
@@ -366,6 +397,7 @@ impl Agent {
 struct SearchOptions {
     reuse: bool,
     prune: bool,
+    null: bool,
 }
 
 /// An alpha-beta player with evaluation `eval`.
@@ -383,6 +415,9 @@ fn alpha_beta<E: Evaluator + Send + 'static>(
     if options.prune {
         search = search.pruning();
     }
+    if options.null {
+        search = search.null_moves();
+    }
     if let Some(cancel) = cancel {
         search = search.cancellable(cancel);
     }
@@ -396,13 +431,16 @@ impl fmt::Display for Agent {
             Agent::Greedy { noise: 0, eval: Eval::Hand } => f.write_str("greedy"),
             Agent::Greedy { noise, eval: Eval::Hand } => write!(f, "greedy:{noise}"),
             Agent::Greedy { noise, eval } => write!(f, "greedy:{noise}{}", EvalSuffix(*eval)),
-            Agent::AlphaBeta { depth, nodes, reuse, prune, eval } => {
+            Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval } => {
                 write!(f, "alphabeta:{depth}:{nodes}")?;
                 if *reuse {
                     f.write_str(":reuse")?;
                 }
                 if *prune {
                     f.write_str(":prune")?;
+                }
+                if *null {
+                    f.write_str(":null")?;
                 }
                 write!(f, "{}", EvalSuffix(*eval))
             }
@@ -446,7 +484,7 @@ fn parse_weights(list: &str) -> Result<Weights, String> {
 pub enum ParseAgentError {
     /// Not a named strength nor a known kind.
     #[error(
-        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:EVAL]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, prune and EVAL, mcts[:ITERATIONS]; EVAL is hand, fitted or weights=W1_W2_…)"
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:EVAL]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, prune, null and EVAL, mcts[:ITERATIONS]; EVAL is hand, fitted or weights=W1_W2_…)"
     )]
     Unknown(String),
     /// A part after `:` is not a whole number.
@@ -472,10 +510,10 @@ pub enum ParseAgentError {
         agent: String,
     },
     /// A last part that is no option of the kind (alpha-beta's are
-    /// `reuse`, `prune` and an evaluation, `hand`, `fitted` or `weights=…`;
+    /// `reuse`, `prune`, `null` and an evaluation, `hand`, `fitted` or `weights=…`;
     /// greedy's an evaluation), or one given twice.
     #[error(
-        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, `prune`, and `hand`, `fitted` or `weights=W1_W2_…`, after the node budget; greedy takes `hand`, `fitted` or `weights=…` after the noise)"
+        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, `prune`, `null`, and `hand`, `fitted` or `weights=W1_W2_…`, after the node budget; greedy takes `hand`, `fitted` or `weights=…` after the noise)"
     )]
     NotAnOption {
         /// The part.
@@ -499,18 +537,19 @@ pub enum ParseAgentError {
 }
 
 /// The options after an agent's numbers: `hand`, `fitted` or
-/// `weights=…` (the evaluation), and `reuse` and `prune` where search
-/// options are allowed; each at most once.
+/// `weights=…` (the evaluation), and `reuse`, `prune` and `null` where
+/// search options are allowed; each at most once.
 fn agent_options<'a>(
     parts: impl Iterator<Item = &'a str>,
     agent: &str,
-    reuse_allowed: bool,
-) -> Result<(bool, bool, Eval), ParseAgentError> {
-    let (mut reuse, mut prune, mut eval) = (None, None, None);
+    search_allowed: bool,
+) -> Result<(SearchOptions, Eval), ParseAgentError> {
+    let (mut reuse, mut prune, mut null, mut eval) = (None, None, None, None);
     for part in parts {
         let taken = match part {
-            "reuse" if reuse_allowed => reuse.replace(true).is_some(),
-            "prune" if reuse_allowed => prune.replace(true).is_some(),
+            "reuse" if search_allowed => reuse.replace(true).is_some(),
+            "prune" if search_allowed => prune.replace(true).is_some(),
+            "null" if search_allowed => null.replace(true).is_some(),
             "hand" => eval.replace(Eval::Hand).is_some(),
             "fitted" => eval.replace(Eval::Fitted).is_some(),
             _ => match part.strip_prefix("weights=") {
@@ -529,7 +568,12 @@ fn agent_options<'a>(
             return Err(ParseAgentError::NotAnOption { part: part.to_owned(), agent: agent.to_owned() });
         }
     }
-    Ok((reuse.unwrap_or(false), prune.unwrap_or(false), eval.unwrap_or_default()))
+    let options = SearchOptions {
+        reuse: reuse.unwrap_or(false),
+        prune: prune.unwrap_or(false),
+        null: null.unwrap_or(false),
+    };
+    Ok((options, eval.unwrap_or_default()))
 }
 
 impl FromStr for Agent {
@@ -537,7 +581,7 @@ impl FromStr for Agent {
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
     /// `greedy[:NOISE%[:EVAL]]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]` (options
-    /// `reuse`, `prune`, and `hand`, `fitted` or `weights=W1_W2_…`),
+    /// `reuse`, `prune`, `null`, and `hand`, `fitted` or `weights=W1_W2_…`),
     /// `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
@@ -566,14 +610,14 @@ impl FromStr for Agent {
             "random" => Agent::Random,
             "greedy" => {
                 let noise = number("the noise", 0, 0..=100)? as u8;
-                let (_, _, eval) = agent_options(parts.by_ref(), s, false)?;
+                let (_, eval) = agent_options(parts.by_ref(), s, false)?;
                 Agent::Greedy { noise, eval }
             }
             "alphabeta" => {
                 let depth = number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32;
                 let nodes = number("the node budget", 40_000, 1..=Agent::MAX_NODES)?;
-                let (reuse, prune, eval) = agent_options(parts.by_ref(), s, true)?;
-                Agent::AlphaBeta { depth, nodes, reuse, prune, eval }
+                let (SearchOptions { reuse, prune, null }, eval) = agent_options(parts.by_ref(), s, true)?;
+                Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval }
             }
             "mcts" => Agent::Mcts {
                 iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,
