@@ -457,24 +457,39 @@ impl<E: Evaluator> AlphaBeta<E> {
         value
     }
 
+    /// The table's entry for `state` at `slot`: its move, and its value
+    /// where the entry cuts the node off.
+    fn probe(
+        &self,
+        slot: usize,
+        state: &GameState,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> (Option<Action>, Option<i32>) {
+        let Some(entry) = self.table[slot].filter(|e| e.key == state.key()) else { return (None, None) };
+        // Only an entry of the same depth may cut: values then do not
+        // depend on the path, and equal plain minimax to that depth.
+        // A reusing searcher takes a deeper entry's value too.
+        let searched = u32::from(entry.depth);
+        if searched == depth || (self.reuse && searched > depth) {
+            let v = from_table(entry.value, ply);
+            match entry.bound {
+                Bound::Exact => return (entry.best, Some(v)),
+                Bound::Lower if v >= beta => return (entry.best, Some(v)),
+                Bound::Upper if v <= alpha => return (entry.best, Some(v)),
+                _ => {}
+            }
+        }
+        (entry.best, None)
+    }
+
     fn negamax_inner(&mut self, state: &GameState, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         let slot = self.slot(state.key());
-        let mut tt_move = None;
-        if let Some(entry) = self.table[slot].filter(|e| e.key == state.key()) {
-            tt_move = entry.best;
-            // Only an entry of the same depth may cut: values then do not
-            // depend on the path, and equal plain minimax to that depth.
-            // A reusing searcher takes a deeper entry's value too.
-            let searched = u32::from(entry.depth);
-            if searched == depth || (self.reuse && searched > depth) {
-                let v = from_table(entry.value, ply);
-                match entry.bound {
-                    Bound::Exact => return v,
-                    Bound::Lower if v >= beta => return v,
-                    Bound::Upper if v <= alpha => return v,
-                    _ => {}
-                }
-            }
+        let (tt_move, cut) = self.probe(slot, state, depth, alpha, beta, ply);
+        if let Some(value) = cut {
+            return value;
         }
         if self.null_move_cuts(state, depth, beta, ply) {
             return beta;
