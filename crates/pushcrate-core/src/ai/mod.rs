@@ -33,7 +33,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::analysis::solve;
-pub use alphabeta::{AlphaBeta, Limits, minimax};
+pub use alphabeta::{AlphaBeta, Limits, NULL_REDUCTION, minimax};
 pub use eval::{
     Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_legs_both, flag_steps,
     flag_steps_both, route_cells,
