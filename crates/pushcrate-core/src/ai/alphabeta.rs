@@ -26,9 +26,9 @@
 //!
 //! Null moves ([`AlphaBeta::null_moves`], off by default): before its
 //! actions are searched, a node with the flag lying that stands at or
-//! above beta gives its
-//! turn away and searches the position so left
-//! [`NULL_REDUCTION`] turns shallower; if the side that gave up a whole
+//! above beta gives its turn away and searches the position so left
+//! [`NULL_REDUCTION`] turns shallower than the turn given away; if the
+//! side that gave up a whole
 //! turn still holds beta, the node is cut off without searching an
 //! action. A turn given away is what chess engines call a null move: in
 //! this game a pass is legal only when nothing else is, so it is not an
