@@ -328,6 +328,28 @@ fn deep_game_20_decisions_by_evaluation(bencher: Bencher, arg: &str) {
     bencher.counter(ItemsCount::new(play())).bench_local(|| black_box(play()));
 }
 
+/// The first twenty decisions of a game between two searchers of ten
+/// turns on 60,000 positions with null moves and the fitted evaluation,
+/// and the same searched plainly (`plain`: no remembered evaluations, no
+/// early killers, ranks worked out at every comparison): what the search's
+/// exact speed-ups give where null moves evaluate inner positions too.
+/// Both visit the same positions (a test checks it). The counter is
+/// positions searched.
+#[divan::bench(args = ["gates", "gates plain", "crates", "crates plain"], sample_count = 3, sample_size = 1)]
+fn null_game_20_decisions(bencher: Bencher, arg: &str) {
+    use pushcrate::ai::{AlphaBeta, FeatureEvaluator, Limits, Weights};
+    let (id, plain) = arg.split_once(' ').map_or((arg, false), |(id, _)| (id, true));
+    let state = start(id);
+    let limits = Limits { depth: 10, nodes: 60_000, time: None };
+    let eval = FeatureEvaluator::new(Weights::fitted());
+    let searcher = |seed| {
+        let search = AlphaBeta::new(eval, limits).seeded(seed).null_moves();
+        if plain { search.plain() } else { search }
+    };
+    let play = || twenty_decisions(state, [1, 2].map(searcher));
+    bencher.counter(ItemsCount::new(play())).bench_local(|| black_box(play()));
+}
+
 /// A balance run: 2,400 greedy games of one level on both cores.
 #[divan::bench(args = ["open", "maze"], sample_count = 3)]
 fn balance_run_2400_greedy(bencher: Bencher, id: &str) {

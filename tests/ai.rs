@@ -2,7 +2,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use pushcrate::ai::{Agent, AlphaBeta, Game, Limits, RaceEvaluator, minimax, solve};
+use pushcrate::ai::{
+    Agent, AlphaBeta, FeatureEvaluator, Game, Limits, RaceEvaluator, Weights, minimax, solve,
+};
 use pushcrate::analysis::Answer;
 use pushcrate::level::Pack;
 use pushcrate::level::record::GameRecord;
@@ -367,8 +369,9 @@ fn both_players_steps_are_each_players_steps() {
 
 /// The search tries the table's move and the killers before generating the
 /// other actions, works each action's rank out once, remembers the
-/// sole-path cells, filters the history by a bit per key and counts both
-/// players' steps home in one search; the plain search does none of these.
+/// sole-path cells, filters the history by a bit per key, counts both
+/// players' steps home in one search and remembers evaluations; the plain
+/// search does none of these.
 /// Both must search the same positions in the same order: through whole
 /// games of both bundled packs, seeded and node-limited as the balance
 /// check's agents are, every decision has the same action, value and
@@ -385,25 +388,54 @@ fn the_search_visits_what_the_plain_search_visits() {
         ("maze", 6, 30_000),
     ] {
         let limits = Limits { depth, nodes, time: None };
-        let mut fast = [0, 1].map(|seat| AlphaBeta::new(RaceEvaluator, limits).seeded(seat));
-        let mut plain =
+        let fast = [0, 1].map(|seat| AlphaBeta::new(RaceEvaluator, limits).seeded(seat));
+        let plain =
             [0, 1].map(|seat| AlphaBeta::new(pushcrate::ai::PlainRaceEvaluator, limits).seeded(seat).plain());
-        let mut state = bundled(id);
-        let mut history = Vec::new();
-        while !state.is_over() && history.len() < 40 {
-            let seat = state.turn().index();
-            fast[seat].set_history(&history);
-            plain[seat].set_history(&history);
-            let got = fast[seat].best(&state);
-            let want = plain[seat].best(&state);
-            assert_eq!(got, want, "{id}, action {}", history.len());
-            assert_eq!(fast[seat].nodes(), plain[seat].nodes(), "{id}, action {}", history.len());
-            decisions += 1;
-            history.push(state.key());
-            state.apply(got.unwrap().0);
-        }
+        decisions += same_decisions(id, fast, plain);
     }
     assert!(decisions > 100, "{decisions} decisions");
+}
+
+/// The same with the fitted evaluation and null moves, whose tests of a
+/// node evaluate it before its actions: remembered evaluations change no
+/// decision there either.
+#[test]
+fn the_null_move_search_visits_what_the_plain_one_visits() {
+    let eval = FeatureEvaluator::new(Weights::fitted());
+    let mut decisions = 0;
+    for (id, depth, nodes) in [("gates", 8, 40_000), ("crates", 10, 20_000), ("open", 6, 40_000)] {
+        let limits = Limits { depth, nodes, time: None };
+        let fast = [0, 1].map(|seat| AlphaBeta::new(eval, limits).seeded(seat).null_moves());
+        let plain = [0, 1].map(|seat| AlphaBeta::new(eval, limits).seeded(seat).null_moves().plain());
+        decisions += same_decisions(id, fast, plain);
+    }
+    assert!(decisions > 60, "{decisions} decisions");
+}
+
+/// Plays up to 40 actions of bundled level `id` with `fast`, one searcher
+/// a seat, and checks that `plain` chooses each action with the same value
+/// after as many positions; the number of decisions.
+fn same_decisions<E: pushcrate::ai::Evaluator, F: pushcrate::ai::Evaluator>(
+    id: &str,
+    mut fast: [AlphaBeta<E>; 2],
+    mut plain: [AlphaBeta<F>; 2],
+) -> usize {
+    let mut decisions = 0;
+    let mut state = bundled(id);
+    let mut history = Vec::new();
+    while !state.is_over() && history.len() < 40 {
+        let seat = state.turn().index();
+        fast[seat].set_history(&history);
+        plain[seat].set_history(&history);
+        let got = fast[seat].best(&state);
+        let want = plain[seat].best(&state);
+        assert_eq!(got, want, "{id}, action {}", history.len());
+        assert_eq!(fast[seat].nodes(), plain[seat].nodes(), "{id}, action {}", history.len());
+        decisions += 1;
+        history.push(state.key());
+        state.apply(got.unwrap().0);
+    }
+    decisions
 }
 
 #[test]

@@ -35,6 +35,14 @@
 //! action of the game, and the cut is a forward pruning that can miss a
 //! position where every action is worse than none (a zugzwang).
 //!
+//! Evaluations are remembered: a position evaluated before (a leaf
+//! reached again by another order of the same actions, or an inner
+//! position whose null-move test evaluates what the iteration before
+//! scored as a leaf) takes its value from a small table of evaluations by
+//! key instead of counting both players' ways again. The same values, the
+//! same positions, an eighth to a fifth less time a decision
+//! (docs/performance.md, "Evaluations remembered").
+//!
 //! Repetition: a position that already occurred in the game (the history
 //! the strategy is given) or earlier on the line being searched scores as
 //! a draw, 0. A side that is ahead therefore avoids repeating, and a search
@@ -79,6 +87,15 @@ fn table_bits(nodes: u64) -> u32 {
     let bits = 64 - nodes.max(1).saturating_sub(1).leading_zeros();
     bits.clamp(*TABLE_BITS.start(), *TABLE_BITS.end())
 }
+
+/// The evaluations remembered, in bits of entries: 16 Ki entries (256
+/// KiB, within the second-level cache). Larger ones were slower for every
+/// agent measured (docs/performance.md, "Evaluations remembered").
+const EVAL_BITS: u32 = 14;
+
+/// An empty slot of the remembered evaluations: no evaluation is
+/// `i32::MIN`, as scores lie within ±[`super::eval::WIN`].
+const EVAL_EMPTY: i32 = i32::MIN;
 
 /// History slots: a step or push per cell, a placement per cell, steal
 /// and pass.
@@ -197,6 +214,9 @@ pub struct AlphaBeta<E> {
     /// Whether a null move's search is under way: no second one is tried
     /// inside it.
     in_null: bool,
+    /// The evaluations of positions not over, by the low bits of their
+    /// keys, for their side to move ([`AlphaBeta::evaluate`]).
+    evals: Vec<(u64, i32)>,
 }
 
 /// How many turns shallower than its node a null move's position is
@@ -266,6 +286,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             prune: false,
             null: false,
             in_null: false,
+            evals: vec![(0, EVAL_EMPTY); 1 << EVAL_BITS],
         }
     }
 
@@ -295,8 +316,9 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// The same searcher, searching as it did before the table's move and
     /// the killers were tried ahead of generating the other actions, the
-    /// ranks were worked out once, the sole-path cells were remembered and
-    /// the history was filtered: the same positions, values and actions,
+    /// ranks were worked out once, the sole-path cells were remembered,
+    /// the history was filtered and evaluations were remembered: the same
+    /// positions, values and actions,
     /// more slowly (with [`super::PlainRaceEvaluator`], the search as it
     /// was). The reference that benchmarks measure the search against, and
     /// tests compare it with.
@@ -362,7 +384,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             || state.bonus_actions() > 0
             || state.carrier().is_some()
             || beta.abs() >= WIN_BOUND
-            || self.eval.evaluate(state, state.to_move()) < beta
+            || self.evaluate(state) < beta
         {
             return false;
         }
@@ -428,6 +450,26 @@ impl<E: Evaluator> AlphaBeta<E> {
         by_distance(self.eval.evaluate(state, state.to_move()), ply)
     }
 
+    /// The evaluation of `state`, not over, for its side to move: the
+    /// remembered one where the position was evaluated before (the key
+    /// hashes all that the evaluation reads but the level, which a
+    /// searcher keeps, as its table does). The plain search evaluates
+    /// every time.
+    fn evaluate(&mut self, state: &GameState) -> i32 {
+        if self.plain {
+            return self.eval.evaluate(state, state.to_move());
+        }
+        let key = state.key();
+        let slot = (key as usize) & (self.evals.len() - 1);
+        let (remembered, value) = self.evals[slot];
+        if remembered == key && value != EVAL_EMPTY {
+            return value;
+        }
+        let value = self.eval.evaluate(state, state.to_move());
+        self.evals[slot] = (key, value);
+        value
+    }
+
     fn out_of_limits(&mut self) -> bool {
         if self.nodes >= self.limits.nodes {
             self.stop = true;
@@ -449,7 +491,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             return 0;
         }
         if depth == 0 {
-            return self.leaf(state, ply);
+            return by_distance(self.evaluate(state), ply);
         }
         self.line.push(state.key());
         let value = self.negamax_inner(state, depth, alpha, beta, ply);
