@@ -330,9 +330,9 @@ fn deep_game_20_decisions_by_evaluation(bencher: Bencher, arg: &str) {
 
 /// The first twenty decisions of a game between two searchers of ten
 /// turns on 60,000 positions with null moves and the fitted evaluation,
-/// and the same searched plainly (`plain`: no remembered evaluations, no
-/// early killers, ranks worked out at every comparison): what the search's
-/// exact speed-ups give where null moves evaluate inner positions too.
+/// and the same by the plain search (`plain`, `AlphaBeta::plain`: among
+/// others, no remembered evaluations): what the search's exact speed-ups
+/// give where null moves evaluate inner positions too.
 /// Both visit the same positions (a test checks it). The counter is
 /// positions searched.
 #[divan::bench(args = ["gates", "gates plain", "crates", "crates plain"], sample_count = 3, sample_size = 1)]

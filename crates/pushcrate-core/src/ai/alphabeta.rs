@@ -93,8 +93,9 @@ fn table_bits(nodes: u64) -> u32 {
 /// agent measured (docs/performance.md, "Evaluations remembered").
 const EVAL_BITS: u32 = 14;
 
-/// An empty slot of the remembered evaluations: no evaluation is
-/// `i32::MIN`, as scores lie within ±[`super::eval::WIN`].
+/// An empty slot of the remembered evaluations. The shipped evaluations
+/// score within ±[`super::eval::WIN`]; one that gave `i32::MIN` would only
+/// be evaluated again each time, never mistaken for another position's.
 const EVAL_EMPTY: i32 = i32::MIN;
 
 /// History slots: a step or push per cell, a placement per cell, steal
@@ -452,9 +453,9 @@ impl<E: Evaluator> AlphaBeta<E> {
 
     /// The evaluation of `state`, not over, for its side to move: the
     /// remembered one where the position was evaluated before (the key
-    /// hashes all that the evaluation reads but the level, which a
-    /// searcher keeps, as its table does). The plain search evaluates
-    /// every time.
+    /// hashes all that the evaluation reads but the level and its rules,
+    /// which stay one per searcher, as for its table). The plain search
+    /// evaluates every time.
     fn evaluate(&mut self, state: &GameState) -> i32 {
         if self.plain {
             return self.eval.evaluate(state, state.to_move());
