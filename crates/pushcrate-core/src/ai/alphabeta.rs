@@ -40,8 +40,9 @@
 //! position whose null-move test evaluates what the iteration before
 //! scored as a leaf) takes its value from a small table of evaluations by
 //! key instead of counting both players' ways again. The same values, the
-//! same positions, an eighth to a fifth less time a decision
-//! (docs/performance.md, "Evaluations remembered").
+//! same positions, up to a fifth less time a decision (expert's and
+//! deep's a tenth, master's a sixteenth; docs/performance.md,
+//! "Evaluations remembered").
 //!
 //! Repetition: a position that already occurred in the game (the history
 //! the strategy is given) or earlier on the line being searched scores as
@@ -89,8 +90,9 @@ fn table_bits(nodes: u64) -> u32 {
 }
 
 /// The evaluations remembered, in bits of entries: 16 Ki entries (256
-/// KiB, within the second-level cache). Larger ones were slower for every
-/// agent measured (docs/performance.md, "Evaluations remembered").
+/// KiB, within the second-level cache). 2^15 was no faster, and 2^16 and
+/// larger were slower for deep (docs/performance.md, "Evaluations
+/// remembered").
 const EVAL_BITS: u32 = 14;
 
 /// An empty slot of the remembered evaluations. The shipped evaluations
