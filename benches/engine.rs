@@ -292,14 +292,20 @@ fn sample_positions() -> Vec<GameState> {
 }
 
 /// The evaluation of the positions of [`sample_positions`] for the player
-/// to move: the hand evaluation, and the fitted one with its nine features
-/// (the counter is positions).
-#[divan::bench(args = ["hand", "fitted"])]
+/// to move: the hand evaluation, the fitted one with its nine features, and
+/// with the tenth, `block`, as `pushcrate tune --with-block` fits it (the
+/// counter is positions).
+#[divan::bench(args = ["hand", "fitted", "fitted with block"])]
 fn evaluate_2000_positions(bencher: Bencher, eval: &str) {
     use pushcrate::ai::{Evaluator, FeatureEvaluator, RaceEvaluator, Weights};
     let positions = sample_positions();
     let fitted = FeatureEvaluator::new(Weights::fitted());
-    let evaluator: &dyn Evaluator = if eval == "hand" { &RaceEvaluator } else { &fitted };
+    let block = FeatureEvaluator::new(Weights([41, -56, 94, 200, 661, 71, 159, 265, 833, 100]));
+    let evaluator: &dyn Evaluator = match eval {
+        "hand" => &RaceEvaluator,
+        "fitted" => &fitted,
+        _ => &block,
+    };
     bencher.counter(ItemsCount::new(positions.len())).bench_local(|| {
         positions.iter().map(|s| i64::from(evaluator.evaluate(black_box(s), s.turn()))).sum::<i64>()
     });

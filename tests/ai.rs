@@ -584,7 +584,7 @@ fn the_hand_weights_as_features_are_the_hand_evaluation() {
     use pushcrate::ai::{Evaluator, FeatureEvaluator, WIN_BOUND, Weights, features};
     use rand::SeedableRng;
     let hand = FeatureEvaluator::new(Weights::HAND);
-    let huge = Weights([i32::MAX / 3, -i32::MAX, 7, i32::MAX, 1, -1, i32::MAX / 2, 3, -5]);
+    let huge = Weights([i32::MAX / 3, -i32::MAX, 7, i32::MAX, 1, -1, i32::MAX / 2, 3, -5, 9]);
     let others = [Weights::fitted(), huge].map(|w| (w, FeatureEvaluator::new(w)));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     let mut starts: Vec<GameState> = Pack::bundled_both()
@@ -628,6 +628,61 @@ fn the_hand_weights_as_features_are_the_hand_evaluation() {
     assert_eq!(shipped, Weights::fitted());
     assert_ne!(shipped, Weights::HAND, "the shipped weights are fitted, not the hand ones");
     assert!(pushcrate::ai::FITTED_TOML.contains("# Made by `pushcrate tune"), "with their provenance");
+}
+
+/// The `block` feature's threat is a placement the mover can make that
+/// lengthens the opponent's way to its next target: whenever it counts
+/// one for the player to move, one of its legal placements does so; it is
+/// 0 without placements, at most 8, and the feature is the players'
+/// threats' difference (beside a race counted as without it).
+#[test]
+fn a_blocking_threat_is_a_placement_that_lengthens_a_way() {
+    use pushcrate::ai::{FEATURE_NAMES, block_threats, features, flag_legs_both};
+    use rand::SeedableRng;
+    let block = FEATURE_NAMES.iter().position(|&n| n == "block").unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let leg = |state: &GameState, victim: Player| {
+        let (to_flag, home) = flag_legs_both(state)[victim];
+        if state.carrier() == Some(victim) { home } else { to_flag }
+    };
+    let (mut threats, mut checked) = (0, 0);
+    for seed in 0..40 {
+        let mut state = crate::support::random_start(seed);
+        while !state.is_over() && state.actions_played() < 60 {
+            let threat = block_threats(&state);
+            for player in Player::BOTH {
+                assert!((0..=8).contains(&threat[player]), "{state:?}");
+                if state.placements_left(player) == 0 {
+                    assert_eq!(threat[player], 0, "{state:?}");
+                }
+                let f = features(&state, player);
+                assert_eq!(f[block], threat[player] - threat[player.other()]);
+                // The search that counts the threats counts the race as the
+                // evaluation's own search does.
+                let legs = flag_legs_both(&state);
+                let need = |p: Player| i64::from(legs[p].0 + legs[p].1);
+                assert_eq!(i64::from(f[0]), need(player.other()) - need(player), "{state:?}");
+            }
+            let mover = state.turn();
+            if threat[mover] > 0 {
+                threats += 1;
+                let victim = mover.other();
+                let before = leg(&state, victim);
+                let lengthens = state.actions().iter().any(|&action| {
+                    matches!(action, Action::Place(_)) && {
+                        let mut after = state;
+                        after.apply(action);
+                        leg(&after, victim) > before
+                    }
+                });
+                assert!(lengthens, "a threat of {} with no such placement: {state:?}", threat[mover]);
+            }
+            checked += 1;
+            let action = crate::support::mostly_a_move(&state.actions(), &mut rng);
+            state.apply(action);
+        }
+    }
+    assert!(checked > 500 && threats > 50, "{checked} positions, {threats} threats");
 }
 
 /// `:fitted` plays with the shipped weights: its decisions are those of a
@@ -695,11 +750,20 @@ fn an_agent_plays_with_weights_given_in_its_name() {
         state.play(chosen).unwrap();
     }
     assert!(differ, "other weights played the shipped weights' game");
-    let few = format!("alphabeta:3:20000:weights={}", ["1"; FEATURE_COUNT - 1].join("_"));
+    let few = format!("alphabeta:3:20000:weights={}", ["1"; FEATURE_COUNT - 2].join("_"));
     let error = few.parse::<Agent>().unwrap_err().to_string();
     assert!(
-        error.contains(&format!("{} weights given, {FEATURE_COUNT} wanted", FEATURE_COUNT - 1)),
+        error.contains(&format!("{} weights given, {FEATURE_COUNT} wanted", FEATURE_COUNT - 2)),
         "{error}"
+    );
+    // Weights for all but `block`, as written before it was a feature,
+    // play with `block` at 0.
+    let nine = format!("alphabeta:3:20000:weights={}", ["7"; FEATURE_COUNT - 1].join("_"));
+    let mut padded = ["7"; FEATURE_COUNT];
+    padded[FEATURE_COUNT - 1] = "0";
+    assert_eq!(
+        nine.parse::<Agent>().unwrap().to_string(),
+        format!("alphabeta:3:20000:weights={}", padded.join("_"))
     );
     assert!(error.contains("race, destroyed"), "{error}");
     let error = "alphabeta:3:20000:weights=1_x".parse::<Agent>().unwrap_err().to_string();
@@ -722,6 +786,7 @@ fn tuning_is_deterministic_for_a_seed() {
         sample_every: 3,
         threads: 2,
         label: None,
+        with_block: false,
     };
     let never = std::sync::Arc::new(AtomicBool::new(false));
     let run = |threads: usize| {
@@ -731,6 +796,14 @@ fn tuning_is_deterministic_for_a_seed() {
     let first = run(2);
     assert_eq!(first, run(1), "whatever the threads");
     assert!(first.contains("[weights]") && first.contains("race = "), "{first}");
+    assert!(first.contains("\nblock = 0\n"), "without --with-block, `block` is left out: {first}");
+    let blocking = |threads: usize| {
+        let options = pushcrate::tune::Options { threads, with_block: true, ..options.clone() };
+        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
+    };
+    let with_block = blocking(2);
+    assert_eq!(with_block, blocking(1), "whatever the threads");
+    assert!(!with_block.contains("\nblock = 0\n"), "with it, `block` is fitted: {with_block}");
     let other =
         pushcrate::tune::tune(&pushcrate::tune::Options { seed: 5, ..options.clone() }, &|_| {}, &never)
             .to_toml("pushcrate tune (test)", &options);

@@ -49,6 +49,10 @@ pub struct TuneArgs {
     /// 1 (the search's score has the rest).
     #[arg(long, default_value_t = 0.5, requires = "label_search", value_parser = parse_share)]
     pub result_share: f64,
+    /// Fits the `block` feature as well (its weight is 0 without it, as
+    /// in the shipped weights: scoring it about doubles a position's cost).
+    #[arg(long)]
+    pub with_block: bool,
     /// Where to write the weights (standard output when left out), as
     /// `crates/pushcrate-core/src/ai/fitted.toml` holds them.
     #[arg(long)]
@@ -70,6 +74,7 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
         sample_every: args.every,
         threads: args.threads,
         label: args.label_search.map(|search| tune::Label { search, result_share: args.result_share }),
+        with_block: args.with_block,
     };
     let stop = super::stop_on_ctrl_c();
     let tuned = tune::tune(&options, &|phase| err(&format!("{phase}…\n")), &stop);
@@ -112,8 +117,9 @@ fn command_line(args: &TuneArgs) -> String {
     let label = args.label_search.map_or_else(String::new, |search| {
         format!(" --label-search {search} --result-share {}", args.result_share)
     });
+    let block = if args.with_block { " --with-block" } else { "" };
     format!(
-        "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}{label}",
+        "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}{label}{block}",
         args.seed,
         args.levels_each,
         sizes.join(","),

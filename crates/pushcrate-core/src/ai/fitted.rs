@@ -12,10 +12,11 @@
 use std::sync::OnceLock;
 
 use super::eval::{Evaluator, finished_score, flag_legs_both};
-use crate::rules::{GameState, Player};
+use crate::rules::path::local_cut_candidates;
+use crate::rules::{Bitboard, ByPlayer, GameState, Player, RouteEnds, RouteSet};
 
 /// How many features a position has.
-pub const FEATURE_COUNT: usize = 9;
+pub const FEATURE_COUNT: usize = 10;
 
 /// The features' names, as `fitted.toml` and `pushcrate tune` name them.
 /// Each is counted for the player the position is scored for, less the
@@ -43,15 +44,41 @@ pub const FEATURE_NAMES: [&str; FEATURE_COUNT] = [
     // 1 when the player needs one more crate to win by crates, −1 when the
     // opponent does.
     "last_crate",
+    // With placements left, how many steps one placement can add to the
+    // opponent's way to its next target (the flag, or home for a carrier),
+    // at most 8: a crate on a cell every shortest way passes, where a crate
+    // may stand. The player's threat less the opponent's.
+    "block",
 ];
+
+/// The index of `block` in [`FEATURE_NAMES`].
+pub(crate) const BLOCK: usize = 9;
+const _: () = assert!(BLOCK + 1 == FEATURE_COUNT);
 
 /// A position's features for `player` ([`FEATURE_NAMES`]); the position
 /// must not be over.
 #[must_use]
 #[inline]
 pub fn features(state: &GameState, player: Player) -> [i32; FEATURE_COUNT] {
+    features_with(state, player, true)
+}
+
+/// [`features`], with `block` counted only when `with_block` (else 0).
+#[must_use]
+#[inline]
+fn features_with(state: &GameState, player: Player, with_block: bool) -> [i32; FEATURE_COUNT] {
     let other = player.other();
-    let legs = flag_legs_both(state);
+    // With `block`, one layered search from the flag gives the flag legs
+    // and the blocking threats both.
+    let (legs, threat) = if with_block {
+        let mut layers = [Bitboard::EMPTY; LAYERS];
+        match flag_layers(state, &mut layers) {
+            Some((legs, reached)) => (legs, block_threats_in(state, &layers, reached)),
+            None => (flag_legs_both(state), block_threats(state)),
+        }
+    } else {
+        (flag_legs_both(state), ByPlayer { one: 0, two: 0 })
+    };
     let need = |p: Player| {
         let (to_flag, home) = legs[p];
         i32::try_from(to_flag + home).unwrap_or(i32::MAX)
@@ -77,7 +104,221 @@ pub fn features(state: &GameState, player: Player) -> [i32; FEATURE_COUNT] {
         to_move * i32::from(state.bonus_actions()),
         signed(adjacent && carrier == Some(other), adjacent && carrier == Some(player)),
         signed(last_crate(player), last_crate(other)),
+        threat[player] - threat[other],
     ]
+}
+
+/// The cells a crate could be placed on by the cells' contents alone (the
+/// path rule aside): floor, no crate, no player, not a start square, not
+/// the flag's cell.
+fn stand(state: &GameState) -> Bitboard {
+    let mut taken = Bitboard::from_cell(state.flag());
+    for p in Player::BOTH {
+        taken.insert(state.position(p));
+        taken.insert(state.start(p));
+    }
+    state.open() - taken
+}
+
+/// For each player, the most steps one placement of its can add to the
+/// opponent's way to its next target (the flag, or home for a carrier), at
+/// most 8; 0 with no placements left. The placement is on a
+/// cell every shortest way of that leg passes, where the path rule lets a
+/// crate stand. A cell whose open neighbours are joined around it (not a
+/// [`local_cut_candidates`] cell) cuts no route, and a crate there adds 2
+/// to 4 steps, counted as 2; one other cell a leg, the one nearest the
+/// leg's far end, is measured with a search of its own.
+#[must_use]
+pub fn block_threats(state: &GameState) -> ByPlayer<i32> {
+    let armed = Player::BOTH.map(|p| state.placements_left(p) > 0);
+    if !armed[0] && !armed[1] {
+        return ByPlayer { one: 0, two: 0 };
+    }
+    let carrier = state.carrier();
+    // One search from the flag serves every leg that ends there: steps go
+    // both ways. A carrier stands on the flag, so its leg home starts there.
+    let mut wanted = Bitboard::EMPTY;
+    for (i, victim) in Player::BOTH.into_iter().enumerate() {
+        if armed[1 - i] {
+            if carrier == Some(victim) {
+                wanted |= state.goals(victim);
+            } else {
+                wanted.insert(state.position(victim));
+            }
+        }
+    }
+    let mut layers = [Bitboard::EMPTY; LAYERS];
+    let reached = search_layers(&mut layers, state.open(), Bitboard::from_cell(state.flag()), wanted);
+    block_threats_in(state, &layers, reached)
+}
+
+/// [`block_threats`], given the layers of a search from the flag over the
+/// open cells, `layers[..=reached]`, that reach each leg's far end where
+/// it can be reached in as many layers.
+fn block_threats_in(state: &GameState, layers: &[Bitboard; LAYERS], reached: usize) -> ByPlayer<i32> {
+    let mut threat = ByPlayer { one: 0, two: 0 };
+    let armed = Player::BOTH.map(|p| state.placements_left(p) > 0);
+    if !armed[0] && !armed[1] {
+        return threat;
+    }
+    let open = state.open();
+    let placeable = stand(state);
+    let carrier = state.carrier();
+    let cuts = local_cut_candidates(open);
+    let ends = state.route_ends();
+    let mut holding = None;
+    for (i, victim) in Player::BOTH.into_iter().enumerate() {
+        if !armed[1 - i] {
+            continue;
+        }
+        let end = if carrier == Some(victim) {
+            state.goals(victim)
+        } else {
+            Bitboard::from_cell(state.position(victim))
+        };
+        let Some(d) = (1..=reached).find(|&k| (layers[k] & end).any()) else {
+            continue;
+        };
+        let mut best = 0;
+        let mut fills = 0;
+        // Back from the leg's far end along its shortest ways: the cells
+        // alone in their layer.
+        let mut on = layers[d] & end;
+        for k in (1..d).rev() {
+            on = layers[k] & on.dilate();
+            if on.count() != 1 || !(on & placeable).any() {
+                continue;
+            }
+            if !(on & cuts).any() {
+                best = best.max(2);
+                continue;
+            }
+            if fills == BLOCK_FILLS {
+                continue;
+            }
+            fills += 1;
+            // One search from the flag over the cells a crate there leaves
+            // open: the leg's new length, and whether the path rule lets
+            // the crate stand.
+            let (after, longer) = search_from(&ends, open - on, end);
+            // Blocking only ever cuts routes: with all four holding after,
+            // the crate may stand (the routes holding now are looked up
+            // only when some route does not).
+            if after != RouteSet::ALL
+                && !after.contains_all(*holding.get_or_insert_with(|| state.routes_holding()))
+            {
+                continue;
+            }
+            let added = match longer {
+                Some(longer) => longer.saturating_sub(u32::try_from(d).unwrap_or(u32::MAX)),
+                // A crate that shuts the opponent in: its way is through
+                // crates.
+                None => BLOCK_CAP as u32,
+            };
+            best = best.max(i32::try_from(added).unwrap_or(BLOCK_CAP).min(BLOCK_CAP));
+        }
+        threat[Player::BOTH[1 - i]] = best;
+    }
+    threat
+}
+
+/// The flag legs of [`flag_legs_both`] from one layered search from the
+/// flag over the open cells, kept in `layers`, and the last layer's index;
+/// `None` where [`flag_legs_both`] would count a leg otherwise (a leg with
+/// no open way, or longer than the layers kept).
+fn flag_layers(state: &GameState, layers: &mut [Bitboard; LAYERS]) -> Option<(ByPlayer<(u32, u32)>, usize)> {
+    let open = state.open();
+    let flag = Bitboard::from_cell(state.flag());
+    let here = Player::BOTH.map(|p| Bitboard::from_cell(state.position(p)));
+    if !(open & flag).any() || !here.iter().all(|&cell| (open & cell).any()) {
+        return None;
+    }
+    let targets = [here[0], state.goals(Player::One), here[1], state.goals(Player::Two)];
+    let mut found = targets.map(|t| (flag & t).any().then_some(0u32));
+    layers[0] = flag;
+    let mut seen = flag;
+    let mut d = 0;
+    while found.iter().any(Option::is_none) {
+        if d + 1 >= layers.len() {
+            return None;
+        }
+        let next = (layers[d].dilate() & open) - seen;
+        if next.is_empty() {
+            return None;
+        }
+        d += 1;
+        layers[d] = next;
+        seen |= next;
+        for (f, &t) in found.iter_mut().zip(&targets) {
+            if f.is_none() && (next & t).any() {
+                *f = u32::try_from(d).ok();
+            }
+        }
+    }
+    let leg = |i: usize| -> (u32, u32) {
+        let home = found[2 * i + 1].unwrap_or(0);
+        if state.carrier() == Some(Player::BOTH[i]) { (0, home) } else { (found[2 * i].unwrap_or(0), home) }
+    };
+    Some((ByPlayer { one: leg(0), two: leg(1) }, d))
+}
+
+/// How many layers [`block_threats`] keeps: a leg longer than this is not
+/// looked at.
+const LAYERS: usize = 48;
+
+/// Breadth-first layers from `from` over `open` into `layers` until the
+/// layers have met every cell of `to`, or no cell is left. Returns the
+/// last layer's index.
+fn search_layers(layers: &mut [Bitboard; LAYERS], open: Bitboard, from: Bitboard, to: Bitboard) -> usize {
+    layers[0] = from;
+    let mut seen = from;
+    let mut d = 0;
+    while !(to - seen).is_empty() && d + 1 < layers.len() {
+        let next = (layers[d].dilate() & open) - seen;
+        if next.is_empty() {
+            break;
+        }
+        d += 1;
+        layers[d] = next;
+        seen |= next;
+    }
+    d
+}
+
+/// The most steps [`block_threats`] counts.
+const BLOCK_CAP: i32 = 8;
+/// How many cells [`block_threats`] measures with a search of its own.
+const BLOCK_FILLS: u32 = 1;
+
+/// The routes that hold over `open`, and the steps from the flag to the
+/// nearest cell of `to`: one search from the flag, which stops once it has
+/// met `to` and the ends of all four routes.
+fn search_from(ends: &RouteEnds, open: Bitboard, to: Bitboard) -> (RouteSet, Option<u32>) {
+    let flag = Bitboard::from_cell(ends.flag);
+    let mut seen = flag;
+    let mut frontier = flag;
+    let mut d = 0;
+    let mut found = (flag & to).any().then_some(0);
+    let reached = |seen: Bitboard| {
+        seen.has(ends.starts.one)
+            && seen.has(ends.starts.two)
+            && (seen & ends.goals.one).any()
+            && (seen & ends.goals.two).any()
+    };
+    loop {
+        if found.is_some() && reached(seen) {
+            return (RouteSet::ALL, found);
+        }
+        frontier = (frontier.dilate() & open) - seen;
+        if frontier.is_empty() {
+            return (ends.holding_in(seen), found);
+        }
+        d += 1;
+        if found.is_none() && (frontier & to).any() {
+            found = Some(d);
+        }
+        seen |= frontier;
+    }
 }
 
 /// Weights of the features, one per name of [`FEATURE_NAMES`].
@@ -88,7 +329,7 @@ impl Weights {
     /// The hand evaluation's weights, with none on the features it does
     /// not have: `100 × race + 150 × destroyed + 10 × placements + 30 ×
     /// to_move + 80 × carrier`.
-    pub const HAND: Weights = Weights([100, 150, 10, 30, 80, 0, 0, 0, 0]);
+    pub const HAND: Weights = Weights([100, 150, 10, 30, 80, 0, 0, 0, 0, 0]);
 
     /// The score of features `f`.
     #[must_use]
@@ -194,7 +435,7 @@ impl Evaluator for FeatureEvaluator {
         if let Some(score) = finished_score(state, player) {
             return score;
         }
-        let f = features(state, player);
+        let f = features_with(state, player, self.weights.0[BLOCK] != 0);
         debug_assert!(f.iter().all(|&x| i64::from(x).abs() < FEATURE_BOUND), "{f:?}");
         let score = if self.plain {
             self.weights.0.iter().zip(&f).map(|(w, x)| w * x).sum()

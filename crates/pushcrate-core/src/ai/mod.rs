@@ -38,7 +38,10 @@ pub use eval::{
     Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_legs_both, flag_steps,
     flag_steps_both, route_cells,
 };
-pub use fitted::{FEATURE_COUNT, FEATURE_NAMES, FITTED_TOML, FeatureEvaluator, Weights, features};
+pub(crate) use fitted::BLOCK as BLOCK_FEATURE;
+pub use fitted::{
+    FEATURE_COUNT, FEATURE_NAMES, FITTED_TOML, FeatureEvaluator, Weights, block_threats, features,
+};
 pub use game::Game;
 pub use mcts::Mcts;
 
@@ -464,16 +467,22 @@ impl fmt::Display for EvalSuffix {
     }
 }
 
-/// The weights of `weights=41_-56_…`: one whole number per feature.
+/// The weights of `weights=41_-56_…`: one whole number per feature, or
+/// one for each but the last, `block`, which is then 0 (weights written
+/// before it was a feature play as they did).
 fn parse_weights(list: &str) -> Result<Weights, String> {
-    let given = list
+    let mut given = list
         .split('_')
         .map(|text| text.parse::<i32>().map_err(|_| format!("`{text}` is not a whole number")))
         .collect::<Result<Vec<_>, _>>()?;
+    if given.len() + 1 == FEATURE_COUNT {
+        given.push(0);
+    }
     <[i32; FEATURE_COUNT]>::try_from(given).map(Weights).map_err(|given| {
         format!(
-            "{} weights given, {FEATURE_COUNT} wanted, one per feature in this order: {}",
+            "{} weights given, {FEATURE_COUNT} wanted (or {}, `block` then 0), one per feature in this order: {}",
             given.len(),
+            FEATURE_COUNT - 1,
             FEATURE_NAMES.join(", ")
         )
     })
