@@ -232,26 +232,26 @@ fn race_score(state: &GameState, player: Player, steps_home: impl Fn(&GameState)
     100 * race + 150 * destroyed + 10 * placements + 30 * to_move + 80 * carrier
 }
 
-/// The open cells on some shortest way of either player's legs (to the
-/// flag, and from the flag home): a crate placed anywhere else leaves
-/// every leg as long as it was. `None` when a leg has no open way (its
-/// steps are then counted through crates, and any crate may change them).
-#[must_use]
-pub fn route_cells(state: &GameState) -> Option<Bitboard> {
-    let open = state.open();
-    let flag = Bitboard::from_cell(state.flag());
-    if !(open & flag).any() {
-        return None;
-    }
-    let targets = [
+/// What a search from the flag looks for, in this order: player 1's cell,
+/// its goals, player 2's cell, its goals.
+pub(super) fn flag_targets(state: &GameState) -> [Bitboard; 4] {
+    [
         Bitboard::from_cell(state.position(Player::One)),
         state.goals(Player::One),
         Bitboard::from_cell(state.position(Player::Two)),
         state.goals(Player::Two),
-    ];
-    // The layers of one search from the flag, until every target is met
-    // (no way is longer than a bitboard has cells).
-    let mut layers = [Bitboard::EMPTY; 128];
+    ]
+}
+
+/// The layers of a breadth-first search from the flag over the open cells
+/// into `layers`, until every one of [`flag_targets`] is met: the layer
+/// that first meets each, and the last layer's index. `None` when one is
+/// never met, within as many layers as `layers` holds. The flag's cell is
+/// open.
+pub(super) fn layers_from_flag(state: &GameState, layers: &mut [Bitboard]) -> Option<([usize; 4], usize)> {
+    let open = state.open();
+    let flag = Bitboard::from_cell(state.flag());
+    let targets = flag_targets(state);
     layers[0] = flag;
     let mut seen = flag;
     let mut reached = targets.map(|t| (t & flag).any().then_some(0usize));
@@ -270,10 +270,29 @@ pub fn route_cells(state: &GameState) -> Option<Bitboard> {
             }
         }
     }
+    Some((reached.map(|r| r.unwrap_or(0)), d))
+}
+
+/// The open cells on some shortest way of either player's legs (to the
+/// flag, and from the flag home): a crate placed anywhere else leaves
+/// every leg as long as it was. `None` when a leg has no open way (its
+/// steps are then counted through crates, and any crate may change them).
+#[must_use]
+pub fn route_cells(state: &GameState) -> Option<Bitboard> {
+    let open = state.open();
+    let flag = Bitboard::from_cell(state.flag());
+    if !(open & flag).any() {
+        return None;
+    }
+    let targets = flag_targets(state);
+    // The layers of one search from the flag, until every target is met
+    // (no way is longer than a bitboard has cells).
+    let mut layers = [Bitboard::EMPTY; 128];
+    let (reached, _) = layers_from_flag(state, &mut layers)?;
     // Back from each target along the layers: the cells of its shortest ways.
     let mut route = Bitboard::EMPTY;
     for (r, &t) in reached.iter().zip(&targets) {
-        let mut k = (*r)?;
+        let mut k = *r;
         let mut on = layers[k] & t;
         route |= on;
         while k > 0 {

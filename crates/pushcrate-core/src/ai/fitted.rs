@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use super::eval::{Evaluator, finished_score, flag_legs_both};
+use super::eval::{Evaluator, finished_score, flag_legs_both, layers_from_flag};
 use crate::rules::path::local_cut_candidates;
 use crate::rules::{Bitboard, ByPlayer, GameState, Player, RouteEnds, RouteSet};
 
@@ -233,31 +233,11 @@ fn flag_layers(state: &GameState, layers: &mut [Bitboard; LAYERS]) -> Option<(By
     if !(open & flag).any() || !here.iter().all(|&cell| (open & cell).any()) {
         return None;
     }
-    let targets = [here[0], state.goals(Player::One), here[1], state.goals(Player::Two)];
-    let mut found = targets.map(|t| (flag & t).any().then_some(0u32));
-    layers[0] = flag;
-    let mut seen = flag;
-    let mut d = 0;
-    while found.iter().any(Option::is_none) {
-        if d + 1 >= layers.len() {
-            return None;
-        }
-        let next = (layers[d].dilate() & open) - seen;
-        if next.is_empty() {
-            return None;
-        }
-        d += 1;
-        layers[d] = next;
-        seen |= next;
-        for (f, &t) in found.iter_mut().zip(&targets) {
-            if f.is_none() && (next & t).any() {
-                *f = u32::try_from(d).ok();
-            }
-        }
-    }
+    let (found, d) = layers_from_flag(state, layers)?;
+    let found = found.map(|k| u32::try_from(k).unwrap_or(u32::MAX));
     let leg = |i: usize| -> (u32, u32) {
-        let home = found[2 * i + 1].unwrap_or(0);
-        if state.carrier() == Some(Player::BOTH[i]) { (0, home) } else { (found[2 * i].unwrap_or(0), home) }
+        let home = found[2 * i + 1];
+        if state.carrier() == Some(Player::BOTH[i]) { (0, home) } else { (found[2 * i], home) }
     };
     Some((ByPlayer { one: leg(0), two: leg(1) }, d))
 }
