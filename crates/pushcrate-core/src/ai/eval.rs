@@ -244,11 +244,10 @@ pub(super) fn flag_targets(state: &GameState) -> [Bitboard; 4] {
 }
 
 /// The layers of a breadth-first search from the flag over the open cells
-/// into `layers`, until every one of [`flag_targets`] is met: the layer
-/// that first meets each, and the last layer's index. `None` when one is
-/// never met, within as many layers as `layers` holds. The flag's cell is
-/// open.
-pub(super) fn layers_from_flag(state: &GameState, layers: &mut [Bitboard]) -> Option<([usize; 4], usize)> {
+/// into `layers`, until every one of [`flag_targets`] is met, no cell is
+/// left, or `layers` is full: the layer that first meets each target
+/// (`None` for one never met), and the last layer's index.
+pub(super) fn layers_from_flag(state: &GameState, layers: &mut [Bitboard]) -> ([Option<usize>; 4], usize) {
     let open = state.open();
     let flag = Bitboard::from_cell(state.flag());
     let targets = flag_targets(state);
@@ -259,7 +258,7 @@ pub(super) fn layers_from_flag(state: &GameState, layers: &mut [Bitboard]) -> Op
     while reached.iter().any(Option::is_none) {
         let next = (layers[d].dilate() & open) - seen;
         if next.is_empty() || d + 1 >= layers.len() {
-            return None;
+            break;
         }
         d += 1;
         layers[d] = next;
@@ -270,7 +269,7 @@ pub(super) fn layers_from_flag(state: &GameState, layers: &mut [Bitboard]) -> Op
             }
         }
     }
-    Some((reached.map(|r| r.unwrap_or(0)), d))
+    (reached, d)
 }
 
 /// The open cells on some shortest way of either player's legs (to the
@@ -288,11 +287,11 @@ pub fn route_cells(state: &GameState) -> Option<Bitboard> {
     // The layers of one search from the flag, until every target is met
     // (no way is longer than a bitboard has cells).
     let mut layers = [Bitboard::EMPTY; 128];
-    let (reached, _) = layers_from_flag(state, &mut layers)?;
+    let (reached, _) = layers_from_flag(state, &mut layers);
     // Back from each target along the layers: the cells of its shortest ways.
     let mut route = Bitboard::EMPTY;
     for (r, &t) in reached.iter().zip(&targets) {
-        let mut k = *r;
+        let mut k = (*r)?;
         let mut on = layers[k] & t;
         route |= on;
         while k > 0 {

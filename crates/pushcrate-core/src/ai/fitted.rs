@@ -72,10 +72,9 @@ fn features_with(state: &GameState, player: Player, with_block: bool) -> [i32; F
     // and the blocking threats both.
     let (legs, threat) = if with_block {
         let mut layers = [Bitboard::EMPTY; LAYERS];
-        match flag_layers(state, &mut layers) {
-            Some((legs, reached)) => (legs, block_threats_in(state, &layers, reached)),
-            None => (flag_legs_both(state), block_threats(state)),
-        }
+        let (reached, last) = layers_from_flag(state, &mut layers);
+        let legs = flag_legs_from(state, reached).unwrap_or_else(|| flag_legs_both(state));
+        (legs, block_threats_in(state, &layers, last))
     } else {
         (flag_legs_both(state), ByPlayer { one: 0, two: 0 })
     };
@@ -130,31 +129,13 @@ fn stand(state: &GameState) -> Bitboard {
 /// leg's far end, is measured with a search of its own.
 #[must_use]
 pub fn block_threats(state: &GameState) -> ByPlayer<i32> {
-    let armed = Player::BOTH.map(|p| state.placements_left(p) > 0);
-    if !armed[0] && !armed[1] {
-        return ByPlayer { one: 0, two: 0 };
-    }
-    let carrier = state.carrier();
-    // One search from the flag serves every leg that ends there: steps go
-    // both ways. A carrier stands on the flag, so its leg home starts there.
-    let mut wanted = Bitboard::EMPTY;
-    for (i, victim) in Player::BOTH.into_iter().enumerate() {
-        if armed[1 - i] {
-            if carrier == Some(victim) {
-                wanted |= state.goals(victim);
-            } else {
-                wanted.insert(state.position(victim));
-            }
-        }
-    }
     let mut layers = [Bitboard::EMPTY; LAYERS];
-    let reached = search_layers(&mut layers, state.open(), Bitboard::from_cell(state.flag()), wanted);
-    block_threats_in(state, &layers, reached)
+    let (_, last) = layers_from_flag(state, &mut layers);
+    block_threats_in(state, &layers, last)
 }
 
-/// [`block_threats`], given the layers of a search from the flag over the
-/// open cells, `layers[..=reached]`, that reach each leg's far end where
-/// it can be reached in as many layers.
+/// [`block_threats`], given the layers of [`layers_from_flag`],
+/// `layers[..=reached]`.
 fn block_threats_in(state: &GameState, layers: &[Bitboard; LAYERS], reached: usize) -> ByPlayer<i32> {
     let mut threat = ByPlayer { one: 0, two: 0 };
     let armed = Player::BOTH.map(|p| state.placements_left(p) > 0);
@@ -222,48 +203,30 @@ fn block_threats_in(state: &GameState, layers: &[Bitboard; LAYERS], reached: usi
     threat
 }
 
-/// The flag legs of [`flag_legs_both`] from one layered search from the
-/// flag over the open cells, kept in `layers`, and the last layer's index;
+/// The flag legs of [`flag_legs_both`] from the layers where a search
+/// from the flag first met each of its targets ([`layers_from_flag`]);
 /// `None` where [`flag_legs_both`] would count a leg otherwise (a leg with
 /// no open way, or longer than the layers kept).
-fn flag_layers(state: &GameState, layers: &mut [Bitboard; LAYERS]) -> Option<(ByPlayer<(u32, u32)>, usize)> {
+fn flag_legs_from(state: &GameState, reached: [Option<usize>; 4]) -> Option<ByPlayer<(u32, u32)>> {
     let open = state.open();
-    let flag = Bitboard::from_cell(state.flag());
-    let here = Player::BOTH.map(|p| Bitboard::from_cell(state.position(p)));
-    if !(open & flag).any() || !here.iter().all(|&cell| (open & cell).any()) {
+    if !open.has(state.flag()) || !Player::BOTH.iter().all(|&p| open.has(state.position(p))) {
         return None;
     }
-    let (found, d) = layers_from_flag(state, layers)?;
-    let found = found.map(|k| u32::try_from(k).unwrap_or(u32::MAX));
-    let leg = |i: usize| -> (u32, u32) {
-        let home = found[2 * i + 1];
-        if state.carrier() == Some(Player::BOTH[i]) { (0, home) } else { (found[2 * i], home) }
+    let steps = |k: Option<usize>| k.and_then(|k| u32::try_from(k).ok());
+    let leg = |i: usize| -> Option<(u32, u32)> {
+        let home = steps(reached[2 * i + 1])?;
+        if state.carrier() == Some(Player::BOTH[i]) {
+            Some((0, home))
+        } else {
+            Some((steps(reached[2 * i])?, home))
+        }
     };
-    Some((ByPlayer { one: leg(0), two: leg(1) }, d))
+    Some(ByPlayer { one: leg(0)?, two: leg(1)? })
 }
 
 /// How many layers [`block_threats`] keeps: a leg longer than this is not
 /// looked at.
 const LAYERS: usize = 48;
-
-/// Breadth-first layers from `from` over `open` into `layers` until the
-/// layers have met every cell of `to`, or no cell is left. Returns the
-/// last layer's index.
-fn search_layers(layers: &mut [Bitboard; LAYERS], open: Bitboard, from: Bitboard, to: Bitboard) -> usize {
-    layers[0] = from;
-    let mut seen = from;
-    let mut d = 0;
-    while !(to - seen).is_empty() && d + 1 < layers.len() {
-        let next = (layers[d].dilate() & open) - seen;
-        if next.is_empty() {
-            break;
-        }
-        d += 1;
-        layers[d] = next;
-        seen |= next;
-    }
-    d
-}
 
 /// The most steps [`block_threats`] counts.
 const BLOCK_CAP: i32 = 8;
