@@ -280,6 +280,83 @@ fn a_null_move_search_visits_fewer_positions_and_keeps_forced_wins() {
     assert!(decided > 0, "no decided position among the small ones");
 }
 
+/// `:narrow` searches, below the root, only the placements on the
+/// players' ways and next to walls, and one other: on the last turn that
+/// keeps the full search's value (every cell of a shortest way is kept),
+/// higher up it is a forward pruning that visits fewer positions to the
+/// same depth (at least a fifth fewer at three turns on these), and the
+/// cells it keeps are the ways and the walls' neighbours.
+#[test]
+fn a_narrowing_search_keeps_the_last_turn_exact_and_visits_fewer_positions() {
+    use pushcrate::ai::{Evaluator, narrow_cells, route_cells};
+    use rand::{Rng, SeedableRng};
+    // The cells kept: on `gates` at the start, the four gates (each
+    // between two walls) and every cell of a shortest way; not a cell of
+    // the open rank between the walls, far from both.
+    let start = bundled("gates");
+    let kept = narrow_cells(&start).unwrap();
+    for gate in ["c3", "g3", "c7", "g7"] {
+        assert!(kept.has(gate.parse().unwrap()), "{gate}");
+    }
+    assert!((route_cells(&start).unwrap() - kept).is_empty());
+    assert!(!kept.has("a5".parse().unwrap()) && !kept.has("i5".parse().unwrap()));
+    let mut positions = small_positions(150);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(53);
+    for name in ["open", "gates", "courtyard"] {
+        for _ in 0..6 {
+            let mut state = bundled(name);
+            let mut history = Vec::new();
+            for _ in 0..rng.random_range(0..30) {
+                if state.is_over() {
+                    break;
+                }
+                history.push(state.key());
+                let action = crate::support::mostly_a_move(&state.actions(), &mut rng);
+                state.apply(action);
+            }
+            if !state.is_over() {
+                positions.push((state, history));
+            }
+        }
+    }
+    fn compare<E: Evaluator + Copy>(eval: E, positions: &[(GameState, Vec<u64>)]) {
+        let (mut full_nodes, mut narrow_nodes, mut differ) = (0, 0, 0);
+        for (n, (state, history)) in positions.iter().enumerate() {
+            // The last turn, below a root (ply 1): the full search's value.
+            let limits = Limits { depth: 1, nodes: u64::MAX, time: None };
+            let mut full = AlphaBeta::with_table(eval, limits, 16);
+            full.set_history(history);
+            let mut narrow = AlphaBeta::with_table(eval, limits, 16).narrowing();
+            narrow.set_history(history);
+            assert_eq!(
+                narrow.negamax(state, 1, -i32::MAX, i32::MAX, 1),
+                full.negamax(state, 1, -i32::MAX, i32::MAX, 1),
+                "position {n}, the last turn"
+            );
+            // Three turns from the root: a legal action, fewer positions.
+            let limits = Limits { depth: 3, nodes: u64::MAX, time: None };
+            let mut full = AlphaBeta::with_table(eval, limits, 16);
+            full.set_history(history);
+            let mut narrow = AlphaBeta::with_table(eval, limits, 16).narrowing();
+            narrow.set_history(history);
+            let want = full.best(state).unwrap();
+            let got = narrow.best(state).unwrap();
+            assert!(state.actions().contains(got.0), "position {n}");
+            differ += usize::from(want.1 != got.1);
+            full_nodes += full.nodes();
+            narrow_nodes += narrow.nodes();
+        }
+        assert!(
+            narrow_nodes * 5 < full_nodes * 4,
+            "the narrowing search visited {narrow_nodes} positions, the full one {full_nodes}"
+        );
+        // A forward pruning: somewhere its value is not the full search's.
+        assert!(differ > 0, "the narrowing search gave the full search's value on every position");
+    }
+    compare(RaceEvaluator, &positions);
+    compare(FeatureEvaluator::new(Weights::fitted()), &positions);
+}
+
 /// The value of `action` at `state`, searched `depth` turns with no limit.
 fn value_at(state: &GameState, action: Action, depth: u32) -> i32 {
     let mut search = AlphaBeta::with_table(RaceEvaluator, Limits { depth, nodes: u64::MAX, time: None }, 16);
@@ -506,6 +583,7 @@ fn agents_parse_and_print() {
             reuse: true,
             prune: false,
             null: false,
+            narrow: false,
             eval: pushcrate::ai::Eval::Hand
         }
     );
@@ -520,6 +598,7 @@ fn agents_parse_and_print() {
             reuse: false,
             prune: true,
             null: false,
+            narrow: false,
             eval: pushcrate::ai::Eval::Fitted
         }
     );
@@ -535,6 +614,7 @@ fn agents_parse_and_print() {
             reuse: false,
             prune: false,
             null: true,
+            narrow: false,
             eval: pushcrate::ai::Eval::Fitted
         }
     );
@@ -560,6 +640,7 @@ fn agents_parse_and_print() {
             reuse: false,
             prune: false,
             null: false,
+            narrow: false,
             eval: Eval::Fitted
         }
     );
@@ -728,6 +809,7 @@ fn an_agent_plays_with_weights_given_in_its_name() {
             reuse: false,
             prune: false,
             null: false,
+            narrow: false,
             eval: Eval::Weights(shipped)
         }
     );

@@ -51,7 +51,7 @@ pub struct SelfPlayArgs {
     pub zone: f64,
     /// The two agents, `A,B`: easy, medium, hard, expert, deep, master,
     /// random, `greedy[:NOISE]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]`
-    /// (options `reuse`, `prune`, `null`, and `hand`, `fitted` or `weights=W1_W2_…`, one
+    /// (options `reuse`, `prune`, `null`, `narrow`, and `hand`, `fitted` or `weights=W1_W2_…`, one
     /// weight per feature as `pushcrate tune` prints them: the evaluation),
     /// `mcts[:ITERATIONS]`; the verdict is then this pairing's alone.
     /// Without it the level is checked under two strong pairings,

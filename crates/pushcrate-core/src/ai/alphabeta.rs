@@ -59,7 +59,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::eval::{Evaluator, WIN_BOUND};
 use super::game::Game;
-use crate::rules::{Action, GameState};
+use crate::rules::{Action, Bitboard, GameState};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -162,6 +162,47 @@ fn rank_of(
     }
 }
 
+/// The entries of [`AlphaBeta::narrowing`]'s remembered cells, in bits:
+/// 4 Ki positions.
+const NARROW_BITS: u32 = 12;
+
+/// The cells a narrowing search ([`AlphaBeta::narrowing`]) searches
+/// placements on: the players' shortest ways ([`super::route_cells`]),
+/// and the open cells next to a wall, where a crate closes a gap or
+/// lengthens a wall. `None` (all cells) where a leg has no open way.
+#[must_use]
+pub fn narrow_cells(state: &GameState) -> Option<Bitboard> {
+    super::eval::route_cells(state).map(|route| route | (state.walls().dilate() & state.open()))
+}
+
+/// Leaves in `list` its actions but the placements off `cells`, of which
+/// it keeps one: one of `searched` if there is one (already searched,
+/// they stay), else the one that `rank` puts first. The kept actions are
+/// the list's head, in their order; returns it.
+fn keep_placements<'a>(
+    list: &'a mut [Action],
+    cells: Bitboard,
+    searched: &[Option<Action>],
+    rank: impl Fn(Action) -> u32,
+) -> &'a mut [Action] {
+    let off = |a: &Action| matches!(a, Action::Place(c) if !cells.has(*c));
+    let keep = if searched.iter().flatten().any(off) {
+        None
+    } else {
+        list.iter().copied().filter(off).max_by_key(|&a| rank(a))
+    };
+    let mut kept = 0;
+    for i in 0..list.len() {
+        let action = list[i];
+        if off(&action) && Some(action) != keep && !searched.contains(&Some(action)) {
+            continue;
+        }
+        list[kept] = action;
+        kept += 1;
+    }
+    &mut list[..kept]
+}
+
 /// Limits on one decision.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -214,6 +255,12 @@ pub struct AlphaBeta<E> {
     /// Whether a node may be cut off by a null move
     /// ([`AlphaBeta::null_moves`]).
     null: bool,
+    /// Whether every node below the root searches only the placements of
+    /// [`narrow_cells`] but one ([`AlphaBeta::narrowing`]).
+    narrow: bool,
+    /// The cells a node's placements are searched on, by the low bits of
+    /// the position's key (`None`: all of them).
+    cells: Vec<(u64, Option<Bitboard>)>,
     /// Whether a null move's search is under way: no second one is tried
     /// inside it.
     in_null: bool,
@@ -288,6 +335,8 @@ impl<E: Evaluator> AlphaBeta<E> {
             reuse: false,
             prune: false,
             null: false,
+            narrow: false,
+            cells: Vec::new(),
             in_null: false,
             evals: vec![(0, EVAL_EMPTY); 1 << EVAL_BITS],
         }
@@ -356,6 +405,21 @@ impl<E: Evaluator> AlphaBeta<E> {
     #[must_use]
     pub fn pruning(mut self) -> AlphaBeta<E> {
         self.prune = true;
+        self
+    }
+
+    /// The same searcher, searching at every node below the root with no
+    /// bonus action pending only the placements on [`narrow_cells`], and
+    /// one other placement, the first in the order, for the rest: a
+    /// forward pruning, as chess engines leave out quiet moves far from
+    /// the action, that takes the same positions several turns deeper.
+    /// Values no longer equal plain minimax to the depth
+    /// (`alphabeta:D:N:narrow`; measured in docs/ai.md, "Searching only the
+    /// placements on the players' ways").
+    #[must_use]
+    pub fn narrowing(mut self) -> AlphaBeta<E> {
+        self.narrow = true;
+        self.cells = vec![(0, None); 1 << NARROW_BITS];
         self
     }
 
@@ -473,6 +537,28 @@ impl<E: Evaluator> AlphaBeta<E> {
         value
     }
 
+    /// The cells a node's placements are searched on: with
+    /// [`AlphaBeta::narrowing`] [`narrow_cells`], remembered by key; else,
+    /// on the last turn with [`AlphaBeta::pruning`], the players' shortest
+    /// ways ([`super::route_cells`]). `None`: all of them.
+    fn placement_cells(&mut self, state: &GameState, depth: u32, ply: u32) -> Option<Bitboard> {
+        if state.bonus_actions() > 0 {
+            return None;
+        }
+        if self.narrow && ply > 0 {
+            let key = state.key();
+            let slot = (key as usize) & (self.cells.len() - 1);
+            let (remembered, cells) = self.cells[slot];
+            if remembered == key && key != 0 {
+                return cells;
+            }
+            let cells = narrow_cells(state);
+            self.cells[slot] = (key, cells);
+            return cells;
+        }
+        if self.prune && depth == 1 { super::eval::route_cells(state) } else { None }
+    }
+
     fn out_of_limits(&mut self) -> bool {
         if self.nodes >= self.limits.nodes {
             self.stop = true;
@@ -573,7 +659,21 @@ impl<E: Evaluator> AlphaBeta<E> {
             }
         }
         let mut actions = if self.plain { state.legal_actions_unremembered() } else { state.actions() };
+        // On the last turn, every placement off the players' shortest
+        // ways leaves the same leaf value (a crate on no way changes no
+        // leg): one of them is searched, the first in the order, or one
+        // searched already. (With bonus actions left the turn goes on
+        // after a placement, and where the crate stands may matter to the
+        // next action.) A narrowing search does the same at every node
+        // below the root, with the walls' neighbours kept too.
         let list = actions.as_mut_slice();
+        let list = match self.placement_cells(state, depth, ply) {
+            Some(cells) => {
+                let cutoffs = history_before.as_ref().unwrap_or(&self.cutoffs[side]);
+                keep_placements(list, cells, &searched[..early], |a| rank_of(a, tt_move, killers, cutoffs))
+            }
+            None => list,
+        };
         let rest = if let Some(history) = &history_before {
             order_by(list, tt_move, killers, history);
             debug_assert!(
@@ -588,30 +688,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             order_by(list, tt_move, killers, &self.cutoffs[side]);
             &list[..]
         };
-        // On the last turn, every placement off the players' shortest
-        // ways leaves the same leaf value (a crate on no way changes no
-        // leg): one of them is searched, the first in the order.
-        // (With bonus actions left the turn goes on after a placement, and
-        // where the crate stands may matter to the next action.)
-        let route = if self.prune && depth == 1 && state.bonus_actions() == 0 {
-            super::eval::route_cells(state)
-        } else {
-            None
-        };
-        let mut one_off_route = route.is_none()
-            || searched[..early]
-                .iter()
-                .flatten()
-                .any(|a| matches!(a, Action::Place(c) if route.is_some_and(|r| !r.has(*c))));
         for &action in rest {
-            if let (Action::Place(cell), Some(route)) = (action, route)
-                && !route.has(cell)
-            {
-                if one_off_route {
-                    continue;
-                }
-                one_off_route = true;
-            }
             match self.search_action(state, action, depth, &mut alpha, beta, ply, &mut best) {
                 Step::Return(value) => return value,
                 Step::Cut => break,

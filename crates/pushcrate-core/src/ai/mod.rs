@@ -33,7 +33,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 pub use crate::analysis::solve;
-pub use alphabeta::{AlphaBeta, Limits, NULL_REDUCTION, minimax};
+pub use alphabeta::{AlphaBeta, Limits, NULL_REDUCTION, minimax, narrow_cells};
 pub use eval::{
     Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_legs_both, flag_steps,
     flag_steps_both, route_cells,
@@ -235,6 +235,10 @@ pub enum Agent {
         /// Whether a node may be cut off by a null move, its turn given
         /// away ([`AlphaBeta::null_moves`]; `:null` in the agent's name).
         null: bool,
+        /// Whether every node below the root searches only the placements
+        /// on the players' ways and next to walls, and one other
+        /// ([`AlphaBeta::narrowing`]; `:narrow` in the agent's name).
+        narrow: bool,
         /// The evaluation (`:hand`, the default, or `:fitted`).
         eval: Eval,
     },
@@ -261,6 +265,7 @@ impl Agent {
         reuse: false,
         prune: false,
         null: false,
+        narrow: false,
         eval: Eval::Fitted,
     };
     /// `master`: alpha-beta, up to 12 turns deep, 3,000,000 positions a
@@ -271,6 +276,7 @@ impl Agent {
         reuse: false,
         prune: false,
         null: false,
+        narrow: false,
         eval: Eval::Fitted,
     };
     /// `deep`: alpha-beta, 6 turns deep, 150,000 positions a decision, the
@@ -282,6 +288,7 @@ impl Agent {
         reuse: false,
         prune: false,
         null: false,
+        narrow: false,
         eval: Eval::Fitted,
     };
 
@@ -300,6 +307,7 @@ impl Agent {
                 reuse: false,
                 prune: false,
                 null: false,
+                narrow: false,
                 eval: Eval::Fitted,
             },
         ),
@@ -313,8 +321,8 @@ impl Agent {
     pub const fn with_eval(self, eval: Eval) -> Agent {
         match self {
             Agent::Greedy { noise, .. } => Agent::Greedy { noise, eval },
-            Agent::AlphaBeta { depth, nodes, reuse, prune, null, .. } => {
-                Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval }
+            Agent::AlphaBeta { depth, nodes, reuse, prune, null, narrow, .. } => {
+                Agent::AlphaBeta { depth, nodes, reuse, prune, null, narrow, eval }
             }
             Agent::Random | Agent::Mcts { .. } => self,
         }
@@ -374,9 +382,9 @@ impl Agent {
             Agent::Greedy { noise, eval } => {
                 Box::new(Greedy::new(FeatureEvaluator::new(eval.weights()), seed).noisy(noise))
             }
-            Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval } => {
+            Agent::AlphaBeta { depth, nodes, reuse, prune, null, narrow, eval } => {
                 let limits = Limits { depth, nodes, time: None };
-                let options = SearchOptions { reuse, prune, null };
+                let options = SearchOptions { reuse, prune, null, narrow };
                 match eval {
                     Eval::Hand => alpha_beta(RaceEvaluator, limits, seed, options, cancel),
                     Eval::Fitted | Eval::Weights(_) => {
@@ -401,6 +409,7 @@ struct SearchOptions {
     reuse: bool,
     prune: bool,
     null: bool,
+    narrow: bool,
 }
 
 /// An alpha-beta player with evaluation `eval`.
@@ -421,6 +430,9 @@ fn alpha_beta<E: Evaluator + Send + 'static>(
     if options.null {
         search = search.null_moves();
     }
+    if options.narrow {
+        search = search.narrowing();
+    }
     if let Some(cancel) = cancel {
         search = search.cancellable(cancel);
     }
@@ -434,7 +446,7 @@ impl fmt::Display for Agent {
             Agent::Greedy { noise: 0, eval: Eval::Hand } => f.write_str("greedy"),
             Agent::Greedy { noise, eval: Eval::Hand } => write!(f, "greedy:{noise}"),
             Agent::Greedy { noise, eval } => write!(f, "greedy:{noise}{}", EvalSuffix(*eval)),
-            Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval } => {
+            Agent::AlphaBeta { depth, nodes, reuse, prune, null, narrow, eval } => {
                 write!(f, "alphabeta:{depth}:{nodes}")?;
                 if *reuse {
                     f.write_str(":reuse")?;
@@ -444,6 +456,9 @@ impl fmt::Display for Agent {
                 }
                 if *null {
                     f.write_str(":null")?;
+                }
+                if *narrow {
+                    f.write_str(":narrow")?;
                 }
                 write!(f, "{}", EvalSuffix(*eval))
             }
@@ -493,7 +508,7 @@ fn parse_weights(list: &str) -> Result<Weights, String> {
 pub enum ParseAgentError {
     /// Not a named strength nor a known kind.
     #[error(
-        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:EVAL]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, prune, null and EVAL, mcts[:ITERATIONS]; EVAL is hand, fitted or weights=W1_W2_…)"
+        "`{0}` is not an agent (easy, medium, hard, expert, deep, master, random, greedy[:NOISE[:EVAL]], alphabeta[:DEPTH[:NODES[:OPTION…]]] with options reuse, prune, null, narrow and EVAL, mcts[:ITERATIONS]; EVAL is hand, fitted or weights=W1_W2_…)"
     )]
     Unknown(String),
     /// A part after `:` is not a whole number.
@@ -519,10 +534,10 @@ pub enum ParseAgentError {
         agent: String,
     },
     /// A last part that is no option of the kind (alpha-beta's are
-    /// `reuse`, `prune`, `null` and an evaluation, `hand`, `fitted` or `weights=…`;
+    /// `reuse`, `prune`, `null`, `narrow` and an evaluation, `hand`, `fitted` or `weights=…`;
     /// greedy's an evaluation), or one given twice.
     #[error(
-        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, `prune`, `null`, and `hand`, `fitted` or `weights=W1_W2_…`, after the node budget; greedy takes `hand`, `fitted` or `weights=…` after the noise)"
+        "`{part}` in `{agent}` is not an option, or is given twice (alpha-beta takes `reuse`, `prune`, `null`, `narrow`, and `hand`, `fitted` or `weights=W1_W2_…`, after the node budget; greedy takes `hand`, `fitted` or `weights=…` after the noise)"
     )]
     NotAnOption {
         /// The part.
@@ -546,19 +561,20 @@ pub enum ParseAgentError {
 }
 
 /// The options after an agent's numbers: `hand`, `fitted` or
-/// `weights=…` (the evaluation), and `reuse`, `prune` and `null` where
+/// `weights=…` (the evaluation), and `reuse`, `prune`, `null` and `narrow` where
 /// search options are allowed; each at most once.
 fn agent_options<'a>(
     parts: impl Iterator<Item = &'a str>,
     agent: &str,
     search_allowed: bool,
 ) -> Result<(SearchOptions, Eval), ParseAgentError> {
-    let (mut reuse, mut prune, mut null, mut eval) = (None, None, None, None);
+    let (mut reuse, mut prune, mut null, mut narrow, mut eval) = (None, None, None, None, None);
     for part in parts {
         let taken = match part {
             "reuse" if search_allowed => reuse.replace(true).is_some(),
             "prune" if search_allowed => prune.replace(true).is_some(),
             "null" if search_allowed => null.replace(true).is_some(),
+            "narrow" if search_allowed => narrow.replace(true).is_some(),
             "hand" => eval.replace(Eval::Hand).is_some(),
             "fitted" => eval.replace(Eval::Fitted).is_some(),
             _ => match part.strip_prefix("weights=") {
@@ -581,6 +597,7 @@ fn agent_options<'a>(
         reuse: reuse.unwrap_or(false),
         prune: prune.unwrap_or(false),
         null: null.unwrap_or(false),
+        narrow: narrow.unwrap_or(false),
     };
     Ok((options, eval.unwrap_or_default()))
 }
@@ -590,7 +607,7 @@ impl FromStr for Agent {
 
     /// `easy`, `medium`, `hard`, `expert`, `deep`, `master`, `random`,
     /// `greedy[:NOISE%[:EVAL]]`, `alphabeta[:DEPTH[:NODES[:OPTION…]]]` (options
-    /// `reuse`, `prune`, `null`, and `hand`, `fitted` or `weights=W1_W2_…`),
+    /// `reuse`, `prune`, `null`, `narrow`, and `hand`, `fitted` or `weights=W1_W2_…`),
     /// `mcts[:ITERATIONS]`.
     fn from_str(s: &str) -> Result<Agent, ParseAgentError> {
         if let Some((_, agent)) = Agent::named().find(|&(name, _)| name == s) {
@@ -625,8 +642,9 @@ impl FromStr for Agent {
             "alphabeta" => {
                 let depth = number("the depth", 4, 1..=u64::from(Agent::MAX_DEPTH))? as u32;
                 let nodes = number("the node budget", 40_000, 1..=Agent::MAX_NODES)?;
-                let (SearchOptions { reuse, prune, null }, eval) = agent_options(parts.by_ref(), s, true)?;
-                Agent::AlphaBeta { depth, nodes, reuse, prune, null, eval }
+                let (SearchOptions { reuse, prune, null, narrow }, eval) =
+                    agent_options(parts.by_ref(), s, true)?;
+                Agent::AlphaBeta { depth, nodes, reuse, prune, null, narrow, eval }
             }
             "mcts" => Agent::Mcts {
                 iterations: number("the playout count", 2_000, 1..=u64::from(Agent::MAX_ITERATIONS))? as u32,
