@@ -154,19 +154,15 @@ fn alpha_beta_equals_minimax_with_repetition_on_random_positions() {
     );
 }
 
-/// `:prune` searches one placement off the players' shortest ways on the
-/// last turn, not all of them: such a crate changes no leg, so every one
-/// leaves the same leaf value, and the search's value is the full
-/// search's, to the same depth, with both evaluations, on small boards
-/// and on bundled 9 × 9 ones; it visits fewer positions for it.
-#[test]
-fn a_pruning_search_keeps_the_full_searchs_value() {
-    use pushcrate::ai::{Evaluator, FeatureEvaluator, Weights};
+/// `each` positions of each of `open`, `gates` and `courtyard`, up to 30
+/// mostly-moves from the start, from `seed`, with the games' earlier
+/// positions: those not over.
+fn bundled_positions(each: usize, seed: u64) -> Vec<(GameState, Vec<u64>)> {
     use rand::{Rng, SeedableRng};
-    let mut positions = small_positions(150);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut positions = Vec::new();
     for name in ["open", "gates", "courtyard"] {
-        for _ in 0..12 {
+        for _ in 0..each {
             let mut state = bundled(name);
             let mut history = Vec::new();
             for _ in 0..rng.random_range(0..30) {
@@ -182,6 +178,19 @@ fn a_pruning_search_keeps_the_full_searchs_value() {
             }
         }
     }
+    positions
+}
+
+/// `:prune` searches one placement off the players' shortest ways on the
+/// last turn, not all of them: such a crate changes no leg, so every one
+/// leaves the same leaf value, and the search's value is the full
+/// search's, to the same depth, with both evaluations, on small boards
+/// and on bundled 9 × 9 ones; it visits fewer positions for it.
+#[test]
+fn a_pruning_search_keeps_the_full_searchs_value() {
+    use pushcrate::ai::{Evaluator, FeatureEvaluator, Weights};
+    let mut positions = small_positions(150);
+    positions.extend(bundled_positions(12, 31));
     fn compare<E: Evaluator + Copy>(eval: E, positions: &[(GameState, Vec<u64>)]) -> (u64, u64) {
         let (mut full_nodes, mut pruned_nodes) = (0, 0);
         for (n, (state, history)) in positions.iter().enumerate() {
@@ -289,7 +298,6 @@ fn a_null_move_search_visits_fewer_positions_and_keeps_forced_wins() {
 #[test]
 fn a_narrowing_search_keeps_the_last_turn_exact_and_visits_fewer_positions() {
     use pushcrate::ai::{Evaluator, narrow_cells, route_cells};
-    use rand::{Rng, SeedableRng};
     // The cells kept: on `gates` at the start, the four gates (each
     // between two walls) and every cell of a shortest way; not a cell of
     // the open rank between the walls, far from both.
@@ -301,24 +309,7 @@ fn a_narrowing_search_keeps_the_last_turn_exact_and_visits_fewer_positions() {
     assert!((route_cells(&start).unwrap() - kept).is_empty());
     assert!(!kept.has("a5".parse().unwrap()) && !kept.has("i5".parse().unwrap()));
     let mut positions = small_positions(150);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(53);
-    for name in ["open", "gates", "courtyard"] {
-        for _ in 0..6 {
-            let mut state = bundled(name);
-            let mut history = Vec::new();
-            for _ in 0..rng.random_range(0..30) {
-                if state.is_over() {
-                    break;
-                }
-                history.push(state.key());
-                let action = crate::support::mostly_a_move(&state.actions(), &mut rng);
-                state.apply(action);
-            }
-            if !state.is_over() {
-                positions.push((state, history));
-            }
-        }
-    }
+    positions.extend(bundled_positions(6, 53));
     fn compare<E: Evaluator + Copy>(eval: E, positions: &[(GameState, Vec<u64>)]) {
         let (mut full_nodes, mut narrow_nodes, mut differ) = (0, 0, 0);
         for (n, (state, history)) in positions.iter().enumerate() {
