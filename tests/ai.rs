@@ -1235,6 +1235,7 @@ fn report_with(wins: u32, games: u32) -> Report {
             repeated: false,
             length: 10 + i,
             actions: vec![Action::Pass; i as usize + 1],
+            thinking: pushcrate::sim::Thinking::default(),
         })
         .collect();
     Report::new("level", ["a".into(), "b".into()], Player::One, &results, false)

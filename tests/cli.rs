@@ -636,6 +636,48 @@ fn selfplay_head_to_head_says_whether_a_beats_b() {
     pushcrate().args(["selfplay", "@default", "--level", "open", "--head-to-head"]).assert().code(2);
 }
 
+/// `selfplay --head-to-head --time-decisions` adds each agent's time a
+/// decision, measured in the same games: every action but the random
+/// opening's is one agent's decision, and the report is otherwise the one
+/// the run gives without the option. The option needs `--head-to-head`.
+#[test]
+fn selfplay_head_to_head_times_each_agent_in_the_same_games() {
+    let args = ["@default", "--level", "open", "--agents", "medium,easy", "--head-to-head", "--opening", "2"];
+    let plain = selfplay_json(&args);
+    let mut timed = selfplay_json(&[&args[..], &["--time-decisions"]].concat());
+    let level = timed["levels"][0].as_object_mut().unwrap();
+    let time = level.remove("time_a_decision").expect("the option adds the agents' times");
+    assert_eq!(timed, plain, "the same games, the same report");
+    let report = &plain["levels"][0]["report"];
+    let games = report["games"].as_f64().unwrap();
+    let actions = report["length"]["mean"].as_f64().unwrap() * games;
+    let decisions = time["a"]["decisions"].as_f64().unwrap() + time["b"]["decisions"].as_f64().unwrap();
+    assert_eq!(decisions, (actions - 2.0 * games).round(), "{time}");
+    for agent in ["a", "b"] {
+        assert!(time[agent]["ms"].is_f64(), "{time}");
+    }
+    assert!(time["a_share_of_b"].is_f64(), "{time}");
+    pushcrate()
+        .args([
+            "selfplay",
+            "@default",
+            "--level",
+            "open",
+            "--agents",
+            "medium,easy",
+            "--head-to-head",
+            "--time-decisions",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("time a decision (wall time on the games' threads): A "))
+        .stdout(predicate::str::contains(" of B's time"));
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "open", "--agents", "medium,easy", "--time-decisions"])
+        .assert()
+        .code(2);
+}
+
 /// Both bundled packs are named with `@`; a mistyped name says which
 /// names there are.
 #[test]

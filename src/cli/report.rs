@@ -366,6 +366,23 @@ pub fn head_to_head(level: &str, report: &Report, test: &Sequential, verdict: &s
     })
 }
 
+/// Each agent's time a decision over a head-to-head run's games
+/// (`--time-decisions`): milliseconds a decision and decisions, by agent,
+/// and A's time as a share of B's (`null` where either made none).
+#[must_use]
+pub fn thinking(thinking: &crate::sim::Thinking) -> Value {
+    let ms = |agent: usize| thinking.per_decision(agent).map(|t| t.as_secs_f64() * 1000.0);
+    let share = match (ms(0), ms(1)) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    };
+    json!({
+        "a": { "ms": ms(0), "decisions": thinking.decisions[0] },
+        "b": { "ms": ms(1), "decisions": thinking.decisions[1] },
+        "a_share_of_b": share,
+    })
+}
+
 /// A level's skill trace: each strength's agent, games and the first
 /// player's score.
 #[must_use]

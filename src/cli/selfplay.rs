@@ -113,6 +113,14 @@ pub struct SelfPlayArgs {
     /// within `--cap` games.
     #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace", "save_stalls"])]
     pub head_to_head: bool,
+    /// With `--head-to-head`, also say how long each agent took a
+    /// decision over the games, and A's time as a share of B's: both
+    /// measured in the same games on the same threads, so that a busy
+    /// machine slows both alike. Wall time on the games' threads (CPU time
+    /// where nothing else runs on their cores); the report is otherwise
+    /// the same.
+    #[arg(long, requires = "head_to_head")]
+    pub time_decisions: bool,
     /// Start a run of fixed length (`--games`, `--skill-trace`) even where
     /// its cost, measured on one pair of games first, is over an hour;
     /// without it such a run is refused with the estimate.
@@ -816,7 +824,8 @@ fn head_to_head_command(
         bar.finish_and_clear();
         let report =
             Report::new(&level.id, names.clone(), start.turn(), &games, stop.load(Ordering::Relaxed));
-        results.push((level.id.clone(), report, test));
+        let thinking = args.time_decisions.then(|| sim::Thinking::total(&games));
+        results.push((level.id.clone(), report, test, thinking));
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -826,15 +835,20 @@ fn head_to_head_command(
         OutputFormat::Json => {
             let levels: Vec<serde_json::Value> = results
                 .iter()
-                .map(|(id, report, test)| {
-                    super::report::head_to_head(id, report, test, head_to_head_verdict(test).0)
+                .map(|(id, report, test, thinking)| {
+                    let mut level =
+                        super::report::head_to_head(id, report, test, head_to_head_verdict(test).0);
+                    if let Some(thinking) = thinking {
+                        level["time_a_decision"] = super::report::thinking(thinking);
+                    }
+                    level
                 })
                 .collect();
             out_levels_json(levels, interrupted)?;
         }
         OutputFormat::Text => {
             let mut text = String::new();
-            for (id, report, test) in &results {
+            for (id, report, test, thinking) in &results {
                 let (low, high) = test.pairs.interval();
                 let verdict = head_to_head_verdict(test).1;
                 text += &format!(
@@ -851,11 +865,30 @@ fn head_to_head_command(
                     report.wins_by_agent[1],
                     report.games - report.wins_by_agent[0] - report.wins_by_agent[1],
                 );
+                if let Some(thinking) = thinking {
+                    text += &format!("  {}\n", thinking_text(thinking));
+                }
             }
             out(&text)?;
         }
     }
     Ok(exit_code(interrupted))
+}
+
+/// What `--time-decisions` says of a head-to-head run: each agent's time a
+/// decision, and A's as a share of B's.
+fn thinking_text(thinking: &sim::Thinking) -> String {
+    let each = |agent: usize| match thinking.per_decision(agent) {
+        Some(t) => format!("{:.3} ms over {} decisions", t.as_secs_f64() * 1000.0, thinking.decisions[agent]),
+        None => "no decision".to_owned(),
+    };
+    let share = match (thinking.per_decision(0), thinking.per_decision(1)) {
+        (Some(a), Some(b)) if !b.is_zero() => {
+            format!("; A takes {:.2} of B's time", a.as_secs_f64() / b.as_secs_f64())
+        }
+        _ => String::new(),
+    };
+    format!("time a decision (wall time on the games' threads): A {}, B {}{share}", each(0), each(1))
 }
 
 /// `selfplay --skill-trace`: each level's trace, a line a strength.

@@ -177,6 +177,7 @@ mod tests {
             repeated: false,
             length: actions.len() as u32,
             actions,
+            thinking: crate::sim::Thinking::default(),
         }
     }
 

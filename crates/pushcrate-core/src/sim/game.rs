@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -71,7 +72,53 @@ pub struct GameResult {
     pub length: u32,
     /// Every action, for the game record.
     pub actions: Vec<Action>,
+    /// How long each agent took to choose its actions.
+    pub thinking: Thinking,
 }
+
+/// How long each agent of a game took to choose its actions, by agent
+/// (0 = A, 1 = B): the wall time of its decisions on the thread that
+/// played the game (on an otherwise idle core, its CPU time), and how many
+/// decisions it made (the random opening's actions are no one's).
+///
+/// Time is not part of what a game is: two results compare equal whatever
+/// their agents took, so that a run played again is the same run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Thinking {
+    /// Each agent's time over its decisions.
+    pub time: [Duration; 2],
+    /// Each agent's decisions.
+    pub decisions: [u32; 2],
+}
+
+impl Thinking {
+    /// The time of `games`' decisions, summed by agent.
+    #[must_use]
+    pub fn total<'a>(games: impl IntoIterator<Item = &'a GameResult>) -> Thinking {
+        games.into_iter().fold(Thinking::default(), |mut sum, game| {
+            for agent in 0..2 {
+                sum.time[agent] += game.thinking.time[agent];
+                sum.decisions[agent] += game.thinking.decisions[agent];
+            }
+            sum
+        })
+    }
+
+    /// Agent `agent`'s mean time a decision; `None` without a decision.
+    #[must_use]
+    pub fn per_decision(&self, agent: usize) -> Option<Duration> {
+        let n = self.decisions[agent];
+        (n > 0).then(|| self.time[agent] / n)
+    }
+}
+
+impl PartialEq for Thinking {
+    fn eq(&self, _: &Thinking) -> bool {
+        true
+    }
+}
+
+impl Eq for Thinking {}
 
 impl GameResult {
     /// The agent (0 = A, 1 = B) that played `player`.
@@ -135,6 +182,7 @@ pub fn play_game(
     // to end a game whose position occurs a third time.
     let mut seen: Vec<u64> = Vec::new();
     let mut repeated = false;
+    let mut thinking = Thinking::default();
     // The pair's opening: one seed for both games of the pair.
     let mut opening_rng =
         <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(game_seed(config.seed, index, 2));
@@ -149,7 +197,12 @@ pub fn play_game(
         let action = if state.actions_played() < config.opening {
             random_opening_action(&state, &mut opening_rng)
         } else {
-            players[state.turn().index()].choose_in_game(&state, &seen)
+            let agent = if state.turn() == Player::One { agent_for_one } else { 1 - agent_for_one };
+            let clock = Instant::now();
+            let action = players[state.turn().index()].choose_in_game(&state, &seen);
+            thinking.time[agent] += clock.elapsed();
+            thinking.decisions[agent] += 1;
+            action
         };
         seen.push(state.hash());
         if stop.load(Ordering::Relaxed) {
@@ -170,6 +223,7 @@ pub fn play_game(
         repeated,
         length: state.actions_played(),
         actions,
+        thinking,
     })
 }
 

@@ -22,7 +22,9 @@ pub use balance::{
 };
 pub use decisions::{Decisions, Event};
 pub(crate) use game::pool;
-pub use game::{Config, GameResult, MAX_ACTIONS, SEQUENTIAL_CAP, on_worker_start, play_game, record, run};
+pub use game::{
+    Config, GameResult, MAX_ACTIONS, SEQUENTIAL_CAP, Thinking, on_worker_start, play_game, record, run,
+};
 pub use runs::{balance_run, greedy_balance, head_to_head, resume_sequential, run_sequential};
 pub use sequential::{BAND, Decision, Design, Edge, Leaning, Pentanomial, Question, Sequential};
 pub use skill::{TRACE, TRACE_GAMES, TracePoint, skill_trace};
