@@ -372,14 +372,10 @@ pub fn head_to_head(level: &str, report: &Report, test: &Sequential, verdict: &s
 #[must_use]
 pub fn thinking(thinking: &crate::sim::Thinking) -> Value {
     let ms = |agent: usize| thinking.per_decision(agent).map(|t| t.as_secs_f64() * 1000.0);
-    let share = match (ms(0), ms(1)) {
-        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
-        _ => None,
-    };
     json!({
         "a": { "ms": ms(0), "decisions": thinking.decisions[0] },
         "b": { "ms": ms(1), "decisions": thinking.decisions[1] },
-        "a_share_of_b": share,
+        "a_share_of_b": thinking.share_of_b(),
     })
 }
 

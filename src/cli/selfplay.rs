@@ -882,12 +882,8 @@ fn thinking_text(thinking: &sim::Thinking) -> String {
         Some(t) => format!("{:.3} ms over {} decisions", t.as_secs_f64() * 1000.0, thinking.decisions[agent]),
         None => "no decision".to_owned(),
     };
-    let share = match (thinking.per_decision(0), thinking.per_decision(1)) {
-        (Some(a), Some(b)) if !b.is_zero() => {
-            format!("; A takes {:.2} of B's time", a.as_secs_f64() / b.as_secs_f64())
-        }
-        _ => String::new(),
-    };
+    let share =
+        thinking.share_of_b().map_or(String::new(), |share| format!("; A takes {share:.2} of B's time"));
     format!("time a decision (wall time on the games' threads): A {}, B {}{share}", each(0), each(1))
 }
 

@@ -110,6 +110,14 @@ impl Thinking {
         let n = self.decisions[agent];
         (n > 0).then(|| self.time[agent] / n)
     }
+
+    /// A's mean time a decision as a share of B's; `None` where either
+    /// made no decision or B's took no measurable time.
+    #[must_use]
+    pub fn share_of_b(&self) -> Option<f64> {
+        let (a, b) = (self.per_decision(0)?, self.per_decision(1)?);
+        (!b.is_zero()).then(|| a.as_secs_f64() / b.as_secs_f64())
+    }
 }
 
 impl PartialEq for Thinking {
@@ -124,10 +132,7 @@ impl GameResult {
     /// The agent (0 = A, 1 = B) that played `player`.
     #[must_use]
     pub fn agent_of(&self, player: Player) -> usize {
-        match player {
-            Player::One => self.agent_for_one,
-            Player::Two => 1 - self.agent_for_one,
-        }
+        agent_playing(self.agent_for_one, player)
     }
 
     /// Whether the game hit the action cap without repeating a position
@@ -135,6 +140,15 @@ impl GameResult {
     #[must_use]
     pub fn stalled(&self) -> bool {
         self.outcome.is_none() && !self.repeated
+    }
+}
+
+/// The agent (0 = A, 1 = B) that plays `player` in a game where
+/// `agent_for_one` plays player 1.
+const fn agent_playing(agent_for_one: usize, player: Player) -> usize {
+    match player {
+        Player::One => agent_for_one,
+        Player::Two => 1 - agent_for_one,
     }
 }
 
@@ -197,7 +211,7 @@ pub fn play_game(
         let action = if state.actions_played() < config.opening {
             random_opening_action(&state, &mut opening_rng)
         } else {
-            let agent = if state.turn() == Player::One { agent_for_one } else { 1 - agent_for_one };
+            let agent = agent_playing(agent_for_one, state.turn());
             let clock = Instant::now();
             let action = players[state.turn().index()].choose_in_game(&state, &seen);
             thinking.time[agent] += clock.elapsed();
