@@ -45,7 +45,8 @@ def cell(level):
     beats = "beats: " if level["verdict"] == "beats" else ""
     # The test's cap reached without a decision: docs/ai.md's "not settled".
     cap = ", not settled" if level["verdict"] == "uncertain" else ""
-    text = f"{beats}{rate:.1f}% [{low:.1f}–{high:.1f}], {level['games']}{cap}; {share:.2f}"
+    cost = "—" if share is None else f"{share:.2f}"
+    text = f"{beats}{rate:.1f}% [{low:.1f}–{high:.1f}], {level['games']}{cap}; {cost}"
     meets = rate >= 55 and low > 50 and share is not None and share <= 0.25
     return text.replace("100.0]", "100]"), meets
 
