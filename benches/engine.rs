@@ -300,7 +300,7 @@ fn evaluate_2000_positions(bencher: Bencher, eval: &str) {
     use pushcrate::ai::{Evaluator, FeatureEvaluator, RaceEvaluator, Weights};
     let positions = sample_positions();
     let fitted = FeatureEvaluator::new(Weights::fitted());
-    let block = FeatureEvaluator::new(Weights([41, -56, 94, 200, 661, 71, 159, 265, 833, 100]));
+    let block = FeatureEvaluator::new(Weights([41, -56, 94, 200, 661, 71, 159, 265, 833, 100, 0]));
     let evaluator: &dyn Evaluator = match eval {
         "hand" => &RaceEvaluator,
         "fitted" => &fitted,

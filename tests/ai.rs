@@ -656,7 +656,7 @@ fn the_hand_weights_as_features_are_the_hand_evaluation() {
     use pushcrate::ai::{Evaluator, FeatureEvaluator, WIN_BOUND, Weights, features};
     use rand::SeedableRng;
     let hand = FeatureEvaluator::new(Weights::HAND);
-    let huge = Weights([i32::MAX / 3, -i32::MAX, 7, i32::MAX, 1, -1, i32::MAX / 2, 3, -5, 9]);
+    let huge = Weights([i32::MAX / 3, -i32::MAX, 7, i32::MAX, 1, -1, i32::MAX / 2, 3, -5, 9, -2]);
     let others = [Weights::fitted(), huge].map(|w| (w, FeatureEvaluator::new(w)));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     let mut starts: Vec<GameState> = Pack::bundled_both()
@@ -757,6 +757,28 @@ fn a_blocking_threat_is_a_placement_that_lengthens_a_way() {
     assert!(checked > 500 && threats > 50, "{checked} positions, {threats} threats");
 }
 
+/// The `natural` feature weighs the placements kept by the crates the
+/// level started with: a placement on `crates` (ten crates at the start)
+/// counts ten against the placer, and on `gates` (none) nothing; the
+/// placed crate itself is not counted as the level's.
+#[test]
+fn a_kept_placement_counts_the_levels_own_crates() {
+    use pushcrate::ai::{FEATURE_NAMES, features};
+    let natural = FEATURE_NAMES.iter().position(|&n| n == "natural").unwrap();
+    let placed = |id: &str| {
+        let mut state = bundled(id);
+        assert!(Player::BOTH.iter().all(|&p| features(&state, p)[natural] == 0), "{id}: nothing placed yet");
+        let place = state.actions().iter().copied().find(|a| matches!(a, Action::Place(_))).unwrap();
+        let placer = state.turn();
+        state.apply(place);
+        (features(&state, placer)[natural], features(&state, placer.other())[natural])
+    };
+    assert_eq!(bundled("crates").all_crates().count(), 10);
+    assert_eq!(placed("crates"), (-10, 10));
+    assert_eq!(bundled("gates").all_crates().count(), 0);
+    assert_eq!(placed("gates"), (0, 0));
+}
+
 /// `:fitted` plays with the shipped weights: its decisions are those of a
 /// search with the feature evaluation and those weights, and differ from
 /// the hand evaluation's somewhere in a game.
@@ -823,21 +845,27 @@ fn an_agent_plays_with_weights_given_in_its_name() {
         state.play(chosen).unwrap();
     }
     assert!(differ, "other weights played the shipped weights' game");
-    let few = format!("alphabeta:3:20000:weights={}", ["1"; FEATURE_COUNT - 2].join("_"));
+    let few = format!("alphabeta:3:20000:weights={}", ["1"; FEATURE_COUNT - 3].join("_"));
     let error = few.parse::<Agent>().unwrap_err().to_string();
     assert!(
-        error.contains(&format!("{} weights given, {FEATURE_COUNT} wanted", FEATURE_COUNT - 2)),
+        error.contains(&format!("{} weights given, {FEATURE_COUNT} wanted", FEATURE_COUNT - 3)),
         "{error}"
     );
-    // Weights for all but `block`, as written before it was a feature,
-    // play with `block` at 0.
-    let nine = format!("alphabeta:3:20000:weights={}", ["7"; FEATURE_COUNT - 1].join("_"));
-    let mut padded = ["7"; FEATURE_COUNT];
-    padded[FEATURE_COUNT - 1] = "0";
-    assert_eq!(
-        nine.parse::<Agent>().unwrap().to_string(),
-        format!("alphabeta:3:20000:weights={}", padded.join("_"))
-    );
+    // Weights for all but `natural`, or all but `block` and `natural`, as
+    // written before those were features, play with them at 0.
+    for left_out in 1..=2 {
+        let given = format!("alphabeta:3:20000:weights={}", vec!["7"; FEATURE_COUNT - left_out].join("_"));
+        let mut padded = [7; FEATURE_COUNT];
+        padded[FEATURE_COUNT - left_out..].fill(0);
+        let Agent::AlphaBeta { eval, .. } = given.parse::<Agent>().unwrap() else { panic!("{given}") };
+        assert_eq!(eval, Eval::Weights(Weights(padded)), "{given}");
+    }
+    // A `natural` of 0 is not written, so earlier names print as they did;
+    // any other is.
+    let ten = format!("alphabeta:3:20000:weights={}", ["7"; FEATURE_COUNT - 1].join("_"));
+    assert_eq!(ten.parse::<Agent>().unwrap().to_string(), ten);
+    let eleven = format!("alphabeta:3:20000:weights={}", ["7"; FEATURE_COUNT].join("_"));
+    assert_eq!(eleven.parse::<Agent>().unwrap().to_string(), eleven);
     assert!(error.contains("race, destroyed"), "{error}");
     let error = "alphabeta:3:20000:weights=1_x".parse::<Agent>().unwrap_err().to_string();
     assert!(error.contains("`x` is not a whole number"), "{error}");
@@ -860,6 +888,7 @@ fn tuning_is_deterministic_for_a_seed() {
         threads: 2,
         label: None,
         with_block: false,
+        with_natural: false,
     };
     let never = std::sync::Arc::new(AtomicBool::new(false));
     let run = |threads: usize| {
@@ -870,6 +899,7 @@ fn tuning_is_deterministic_for_a_seed() {
     assert_eq!(first, run(1), "whatever the threads");
     assert!(first.contains("[weights]") && first.contains("race = "), "{first}");
     assert!(first.contains("\nblock = 0\n"), "without --with-block, `block` is left out: {first}");
+    assert!(first.contains("\nnatural = 0\n"), "without --with-natural, `natural` is left out: {first}");
     let blocking = |threads: usize| {
         let options = pushcrate::tune::Options { threads, with_block: true, ..options.clone() };
         pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
@@ -877,6 +907,14 @@ fn tuning_is_deterministic_for_a_seed() {
     let with_block = blocking(2);
     assert_eq!(with_block, blocking(1), "whatever the threads");
     assert!(!with_block.contains("\nblock = 0\n"), "with it, `block` is fitted: {with_block}");
+    assert!(with_block.contains("\nnatural = 0\n"), "`natural` only with its own flag: {with_block}");
+    let natural = |threads: usize| {
+        let options = pushcrate::tune::Options { threads, with_natural: true, ..options.clone() };
+        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
+    };
+    let with_natural = natural(2);
+    assert_eq!(with_natural, natural(1), "whatever the threads");
+    assert!(!with_natural.contains("\nnatural = 0\n"), "with it, `natural` is fitted: {with_natural}");
     let other =
         pushcrate::tune::tune(&pushcrate::tune::Options { seed: 5, ..options.clone() }, &|_| {}, &never)
             .to_toml("pushcrate tune (test)", &options);

@@ -53,6 +53,11 @@ pub struct TuneArgs {
     /// in the shipped weights: scoring it about doubles a position's cost).
     #[arg(long)]
     pub with_block: bool,
+    /// Fits the `natural` feature as well: placements left times the
+    /// crates the level started with (its weight is 0 without it, as in
+    /// the shipped weights).
+    #[arg(long)]
+    pub with_natural: bool,
     /// Where to write the weights (standard output when left out), as
     /// `crates/pushcrate-core/src/ai/fitted.toml` holds them.
     #[arg(long)]
@@ -75,6 +80,7 @@ pub(super) fn tune_command(args: &TuneArgs) -> anyhow::Result<u8> {
         threads: args.threads,
         label: args.label_search.map(|search| tune::Label { search, result_share: args.result_share }),
         with_block: args.with_block,
+        with_natural: args.with_natural,
     };
     let stop = super::stop_on_ctrl_c();
     let tuned = tune::tune(&options, &|phase| err(&format!("{phase}…\n")), &stop);
@@ -117,7 +123,12 @@ fn command_line(args: &TuneArgs) -> String {
     let label = args.label_search.map_or_else(String::new, |search| {
         format!(" --label-search {search} --result-share {}", args.result_share)
     });
-    let block = if args.with_block { " --with-block" } else { "" };
+    let block = match (args.with_block, args.with_natural) {
+        (false, false) => "",
+        (true, false) => " --with-block",
+        (false, true) => " --with-natural",
+        (true, true) => " --with-block --with-natural",
+    };
     format!(
         "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}{label}{block}",
         args.seed,

@@ -16,7 +16,7 @@ use crate::rules::path::local_cut_candidates;
 use crate::rules::{Bitboard, ByPlayer, GameState, Player, RouteEnds, RouteSet};
 
 /// How many features a position has.
-pub const FEATURE_COUNT: usize = 10;
+pub const FEATURE_COUNT: usize = 11;
 
 /// The features' names, as `fitted.toml` and `pushcrate tune` name them.
 /// Each is counted for the player the position is scored for, less the
@@ -49,11 +49,18 @@ pub const FEATURE_NAMES: [&str; FEATURE_COUNT] = [
     // at most 8: a crate on a cell every shortest way passes, where a crate
     // may stand. The player's threat less the opponent's.
     "block",
+    // Crate placements left (the player's less the opponent's) times the
+    // crates on the board beyond those the players placed, at most 12: what
+    // a kept placement is worth on a level that starts with crates, and 0
+    // on one that starts with none.
+    "natural",
 ];
 
 /// The index of `block` in [`FEATURE_NAMES`].
 pub(crate) const BLOCK: usize = 9;
-const _: () = assert!(BLOCK + 1 == FEATURE_COUNT);
+/// The index of `natural` in [`FEATURE_NAMES`].
+pub(crate) const NATURAL: usize = 10;
+const _: () = assert!(BLOCK + 1 == NATURAL && NATURAL + 1 == FEATURE_COUNT);
 
 /// A position's features for `player` ([`FEATURE_NAMES`]); the position
 /// must not be over.
@@ -104,7 +111,19 @@ fn features_with(state: &GameState, player: Player, with_block: bool) -> [i32; F
         signed(adjacent && carrier == Some(other), adjacent && carrier == Some(player)),
         signed(last_crate(player), last_crate(other)),
         threat[player] - threat[other],
+        (i32::from(state.placements_left(player)) - i32::from(state.placements_left(other)))
+            * natural_crates(state),
     ]
+}
+
+/// The crates on the board beyond those the players placed, at most 12
+/// (a placed crate since destroyed counts as placed, so this is never
+/// more than the level's own crates left).
+fn natural_crates(state: &GameState) -> i32 {
+    let placed = 2 * u32::from(state.rules().crate_placements)
+        - u32::from(state.placements_left(Player::One))
+        - u32::from(state.placements_left(Player::Two));
+    i32::try_from(state.all_crates().count().saturating_sub(placed).min(12)).unwrap_or(12)
 }
 
 /// The cells a crate could be placed on by the cells' contents alone (the
@@ -272,7 +291,7 @@ impl Weights {
     /// The hand evaluation's weights, with none on the features it does
     /// not have: `100 × race + 150 × destroyed + 10 × placements + 30 ×
     /// to_move + 80 × carrier`.
-    pub const HAND: Weights = Weights([100, 150, 10, 30, 80, 0, 0, 0, 0, 0]);
+    pub const HAND: Weights = Weights([100, 150, 10, 30, 80, 0, 0, 0, 0, 0, 0]);
 
     /// The score of features `f`.
     #[must_use]
@@ -326,10 +345,13 @@ impl Weights {
 }
 
 /// The weights joined by `_`, in the order of [`FEATURE_NAMES`]: how an
-/// agent's `weights=` option gives them (`41_-56_101_…`).
+/// agent's `weights=` option gives them (`41_-56_101_…`). A `natural` of
+/// 0 is left out, so that weights from before it was a feature print as
+/// they did (and read back the same).
 impl std::fmt::Display for Weights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, w) in self.0.iter().enumerate() {
+        let shown = if self.0[NATURAL] == 0 { &self.0[..NATURAL] } else { &self.0[..] };
+        for (i, w) in shown.iter().enumerate() {
             if i > 0 {
                 f.write_str("_")?;
             }

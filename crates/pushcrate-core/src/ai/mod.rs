@@ -38,7 +38,7 @@ pub use eval::{
     Evaluator, PlainRaceEvaluator, RaceEvaluator, WIN, WIN_BOUND, flag_legs_both, flag_steps,
     flag_steps_both, route_cells,
 };
-pub(crate) use fitted::BLOCK as BLOCK_FEATURE;
+pub(crate) use fitted::{BLOCK as BLOCK_FEATURE, NATURAL as NATURAL_FEATURE};
 pub use fitted::{
     FEATURE_COUNT, FEATURE_NAMES, FITTED_TOML, FeatureEvaluator, Weights, block_threats, features,
 };
@@ -483,21 +483,23 @@ impl fmt::Display for EvalSuffix {
 }
 
 /// The weights of `weights=41_-56_…`: one whole number per feature, or
-/// one for each but the last, `block`, which is then 0 (weights written
-/// before it was a feature play as they did).
+/// one for each but the last (`natural`) or the last two (`block` and
+/// `natural`), which are then 0: weights written before those were
+/// features play as they did.
 fn parse_weights(list: &str) -> Result<Weights, String> {
     let mut given = list
         .split('_')
         .map(|text| text.parse::<i32>().map_err(|_| format!("`{text}` is not a whole number")))
         .collect::<Result<Vec<_>, _>>()?;
-    if given.len() + 1 == FEATURE_COUNT {
-        given.push(0);
+    if (FEATURE_COUNT - 2..FEATURE_COUNT).contains(&given.len()) {
+        given.resize(FEATURE_COUNT, 0);
     }
     <[i32; FEATURE_COUNT]>::try_from(given).map(Weights).map_err(|given| {
         format!(
-            "{} weights given, {FEATURE_COUNT} wanted (or {}, `block` then 0), one per feature in this order: {}",
+            "{} weights given, {FEATURE_COUNT} wanted (or {} or {}, the features left out then 0), one per feature in this order: {}",
             given.len(),
             FEATURE_COUNT - 1,
+            FEATURE_COUNT - 2,
             FEATURE_NAMES.join(", ")
         )
     })

@@ -64,6 +64,10 @@ pub struct Options {
     /// position with it costs about twice as much to score; docs/ai.md,
     /// "The blocking threat").
     pub with_block: bool,
+    /// Fits the `natural` feature too (a kept placement's worth by the
+    /// crates the level started with); without it, its weight is 0 and
+    /// its column is left out of the fit, as in the shipped weights.
+    pub with_natural: bool,
 }
 
 /// A deeper search's part in each position's label.
@@ -118,6 +122,7 @@ impl Default for Options {
             threads: 0,
             label: None,
             with_block: false,
+            with_natural: false,
         }
     }
 }
@@ -285,6 +290,9 @@ fn game_samples(start: &GameState, game: &sim::GameResult, options: &Options) ->
             let mut features = features(&state, mover);
             if !options.with_block {
                 features[crate::ai::BLOCK_FEATURE] = 0;
+            }
+            if !options.with_natural {
+                features[crate::ai::NATURAL_FEATURE] = 0;
             }
             samples.push((state, Sample { features, result }));
         }
@@ -503,7 +511,7 @@ mod tests {
     #[test]
     fn the_fit_recovers_the_weights_that_made_the_results() {
         // Results drawn from a known logistic model are fitted back to it.
-        let truth = [0.3, -0.2, 0.0, 0.5, 0.0, 0.1, 0.0, 0.0, 0.0, -0.15];
+        let truth = [0.3, -0.2, 0.0, 0.5, 0.0, 0.1, 0.0, 0.0, 0.0, -0.15, 0.05];
         let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
         let samples: Vec<Sample> = (0..20_000)
             .map(|_| {
@@ -536,7 +544,7 @@ mod tests {
                 [Sample { features: f, result: p }]
             })
             .collect();
-        let k = best_scale(&samples, &Weights([1, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+        let k = best_scale(&samples, &Weights([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
         assert!((k - 0.02).abs() < 1e-6, "{k}");
     }
 }
