@@ -891,29 +891,24 @@ fn tuning_is_deterministic_for_a_seed() {
         with_natural: false,
     };
     let never = std::sync::Arc::new(AtomicBool::new(false));
-    let run = |threads: usize| {
-        let options = pushcrate::tune::Options { threads, ..options.clone() };
-        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
+    // The weights `options` give, the same on two threads as on one.
+    let tuned = |options: pushcrate::tune::Options| {
+        let on = |threads: usize| {
+            let options = pushcrate::tune::Options { threads, ..options.clone() };
+            pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
+        };
+        let two = on(2);
+        assert_eq!(two, on(1), "whatever the threads");
+        two
     };
-    let first = run(2);
-    assert_eq!(first, run(1), "whatever the threads");
+    let first = tuned(options.clone());
     assert!(first.contains("[weights]") && first.contains("race = "), "{first}");
     assert!(first.contains("\nblock = 0\n"), "without --with-block, `block` is left out: {first}");
     assert!(first.contains("\nnatural = 0\n"), "without --with-natural, `natural` is left out: {first}");
-    let blocking = |threads: usize| {
-        let options = pushcrate::tune::Options { threads, with_block: true, ..options.clone() };
-        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
-    };
-    let with_block = blocking(2);
-    assert_eq!(with_block, blocking(1), "whatever the threads");
+    let with_block = tuned(pushcrate::tune::Options { with_block: true, ..options.clone() });
     assert!(!with_block.contains("\nblock = 0\n"), "with it, `block` is fitted: {with_block}");
     assert!(with_block.contains("\nnatural = 0\n"), "`natural` only with its own flag: {with_block}");
-    let natural = |threads: usize| {
-        let options = pushcrate::tune::Options { threads, with_natural: true, ..options.clone() };
-        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
-    };
-    let with_natural = natural(2);
-    assert_eq!(with_natural, natural(1), "whatever the threads");
+    let with_natural = tuned(pushcrate::tune::Options { with_natural: true, ..options.clone() });
     assert!(!with_natural.contains("\nnatural = 0\n"), "with it, `natural` is fitted: {with_natural}");
     let other =
         pushcrate::tune::tune(&pushcrate::tune::Options { seed: 5, ..options.clone() }, &|_| {}, &never)
@@ -923,12 +918,7 @@ fn tuning_is_deterministic_for_a_seed() {
     // deterministic, and other than the results' alone.
     let label =
         pushcrate::tune::Label { search: "alphabeta:3:3000:fitted".parse().unwrap(), result_share: 0.5 };
-    let labelled = |threads: usize| {
-        let options = pushcrate::tune::Options { threads, label: Some(label), ..options.clone() };
-        pushcrate::tune::tune(&options, &|_| {}, &never).to_toml("pushcrate tune (test)", &options)
-    };
-    let searched = labelled(2);
-    assert_eq!(searched, labelled(1), "whatever the threads");
+    let searched = tuned(pushcrate::tune::Options { label: Some(label), ..options.clone() });
     assert_ne!(searched, first, "the search's scores move the weights");
     assert!(searched.contains("0.50 the score of alphabeta:3:3000:fitted's search"), "{searched}");
 }
