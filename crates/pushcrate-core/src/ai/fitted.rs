@@ -67,13 +67,20 @@ const _: () = assert!(BLOCK + 1 == NATURAL && NATURAL + 1 == FEATURE_COUNT);
 #[must_use]
 #[inline]
 pub fn features(state: &GameState, player: Player) -> [i32; FEATURE_COUNT] {
-    features_with(state, player, true)
+    features_with(state, player, true, true)
 }
 
-/// [`features`], with `block` counted only when `with_block` (else 0).
+/// [`features`], with `block` counted only when `with_block` and
+/// `natural` only when `with_natural` (else 0): an evaluation that gives
+/// either no weight does not pay for it.
 #[must_use]
 #[inline]
-fn features_with(state: &GameState, player: Player, with_block: bool) -> [i32; FEATURE_COUNT] {
+fn features_with(
+    state: &GameState,
+    player: Player,
+    with_block: bool,
+    with_natural: bool,
+) -> [i32; FEATURE_COUNT] {
     let other = player.other();
     // With `block`, one layered search from the flag gives the flag legs
     // and the blocking threats both.
@@ -111,8 +118,12 @@ fn features_with(state: &GameState, player: Player, with_block: bool) -> [i32; F
         signed(adjacent && carrier == Some(other), adjacent && carrier == Some(player)),
         signed(last_crate(player), last_crate(other)),
         threat[player] - threat[other],
-        (i32::from(state.placements_left(player)) - i32::from(state.placements_left(other)))
-            * natural_crates(state),
+        if with_natural {
+            (i32::from(state.placements_left(player)) - i32::from(state.placements_left(other)))
+                * natural_crates(state)
+        } else {
+            0
+        },
     ]
 }
 
@@ -400,7 +411,8 @@ impl Evaluator for FeatureEvaluator {
         if let Some(score) = finished_score(state, player) {
             return score;
         }
-        let f = features_with(state, player, self.weights.0[BLOCK] != 0);
+        let w = &self.weights.0;
+        let f = features_with(state, player, w[BLOCK] != 0, w[NATURAL] != 0);
         debug_assert!(f.iter().all(|&x| i64::from(x).abs() < FEATURE_BOUND), "{f:?}");
         let score = if self.plain {
             self.weights.0.iter().zip(&f).map(|(w, x)| w * x).sum()
