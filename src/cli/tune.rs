@@ -123,14 +123,10 @@ fn command_line(args: &TuneArgs) -> String {
     let label = args.label_search.map_or_else(String::new, |search| {
         format!(" --label-search {search} --result-share {}", args.result_share)
     });
-    let block = match (args.with_block, args.with_natural) {
-        (false, false) => "",
-        (true, false) => " --with-block",
-        (false, true) => " --with-natural",
-        (true, true) => " --with-block --with-natural",
-    };
+    let block = if args.with_block { " --with-block" } else { "" };
+    let natural = if args.with_natural { " --with-natural" } else { "" };
     format!(
-        "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}{label}{block}",
+        "pushcrate tune --seed {} --levels-each {} --sizes {} --games {} --agents {},{} --opening {} --every {}{label}{block}{natural}",
         args.seed,
         args.levels_each,
         sizes.join(","),
