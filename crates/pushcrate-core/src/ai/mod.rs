@@ -328,7 +328,6 @@ impl Agent {
         }
     }
 
-    /// Every agent with a name: the strengths, and `deep`.
     /// The named agents (the strengths, and `deep`) with their settings.
     pub fn named() -> impl Iterator<Item = (&'static str, Agent)> {
         Agent::STRENGTHS.into_iter().chain([("deep", Agent::DEEP)])
