@@ -257,6 +257,40 @@ fn selfplay_saves_stalls_as_records() {
 }
 
 #[test]
+fn selfplay_saves_every_game_as_a_record() {
+    let run = |flag: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        pushcrate()
+            .args(["selfplay", "@default", "--level", "open", "--games", "4", "--agents", "greedy,random"])
+            .arg(flag)
+            .arg(dir.path())
+            .assert()
+            .success();
+        let mut paths: Vec<_> =
+            std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().path()).collect();
+        paths.sort();
+        let records: Vec<pushcrate::level::record::GameRecord> =
+            paths.iter().map(|path| std::fs::read_to_string(path).unwrap().parse().unwrap()).collect();
+        (paths, records)
+    };
+    // Greedy beats random on `open` in every game: none stalls, and every
+    // game is saved, each replaying to its end on the bundled level.
+    let (paths, records) = run("--save-games");
+    let names: Vec<_> =
+        paths.iter().map(|path| path.file_name().unwrap().to_str().unwrap().to_owned()).collect();
+    assert_eq!(names, ["open-game0.record", "open-game1.record", "open-game2.record", "open-game3.record"]);
+    for record in &records {
+        assert!(record.replay(&pushcrate::level::Pack::bundled()).unwrap().is_over());
+    }
+    assert!(run("--save-stalls").0.is_empty());
+    // Both at once would write one folder's games under two rules.
+    pushcrate()
+        .args(["selfplay", "@default", "--level", "open", "--save-games", "a", "--save-stalls", "b"])
+        .assert()
+        .code(2);
+}
+
+#[test]
 fn selfplay_and_solve_refuse_bad_usage() {
     pushcrate()
         .args(["selfplay", "@default", "--agents", "greedy,genius", "--level", "open"])

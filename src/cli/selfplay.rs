@@ -100,18 +100,22 @@ pub struct SelfPlayArgs {
     /// Save every stalled game as a game record in this folder.
     #[arg(long)]
     pub save_stalls: Option<PathBuf>,
+    /// Save every game, won, drawn or stalled, as a game record in this
+    /// folder: to replay in the editor what the agents played.
+    #[arg(long, conflicts_with = "save_stalls")]
+    pub save_games: Option<PathBuf>,
     /// Instead of the balance check, the skill trace: the first player's
     /// score with each strength on both sides, easy, medium, hard, expert,
     /// deep and master, with `--games` games each (20 unless given). Master
     /// takes minutes.
-    #[arg(long, conflicts_with_all = ["agents", "save_stalls"])]
+    #[arg(long, conflicts_with_all = ["agents", "save_stalls", "save_games"])]
     pub skill_trace: bool,
     /// Instead of the balance check, agent A against agent B (`--agents
     /// A,B`) head to head: a sequential test on A's score over the
     /// colour-swapped pairs says whether A beats B, scoring above 60%
     /// (α = β = 5% at 55% and 65%; `--error` and `--zone` change them),
     /// within `--cap` games.
-    #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace", "save_stalls"])]
+    #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace", "save_stalls", "save_games"])]
     pub head_to_head: bool,
     /// With `--head-to-head`, also say how long each agent took a
     /// decision over the games, and A's time as a share of B's: both
@@ -194,6 +198,13 @@ impl SelfPlayArgs {
         ])
     }
 
+    /// The folder game records go to and which games, from
+    /// `--save-stalls` or `--save-games`.
+    fn saving(&self) -> Option<(&Path, Saved)> {
+        let stalls = self.save_stalls.as_deref().map(|dir| (dir, Saved::Stalls));
+        stalls.or_else(|| self.save_games.as_deref().map(|dir| (dir, Saved::All)))
+    }
+
     /// The sequential test's design from `--error` and `--zone`.
     fn design(&self) -> sim::Design {
         let error = self.error / 100.0;
@@ -255,7 +266,8 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
         Some(shard) => levels.into_iter().filter(|level| shard.owns(&level.id)).collect(),
         None => levels,
     };
-    if let Some(dir) = &args.save_stalls {
+    let saving = args.saving();
+    if let Some((dir, _)) = saving {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create {}", crate::files::shown(dir)))?;
     }
@@ -282,8 +294,8 @@ pub(super) fn selfplay(args: &SelfPlayArgs) -> anyhow::Result<u8> {
     for level in &levels {
         let playable = super::playable(level, pack.rules)?;
         let (check, games) = check_level(&playable, plan, &config, &stop);
-        if let Some(dir) = &args.save_stalls {
-            save_stalls(dir, level, pack.rules, &games)?;
+        if let Some((dir, which)) = saving {
+            save_records(dir, which, level, pack.rules, &games)?;
         }
         let interrupted = check.interrupted;
         checks.push(check);
@@ -343,16 +355,30 @@ fn check_level(
     (check, games)
 }
 
-/// Writes each stalled game of `games` (a check's, one list per pairing)
-/// to `dir` as a game record.
-fn save_stalls(
+/// Which games `--save-stalls` and `--save-games` write.
+#[derive(Clone, Copy)]
+enum Saved {
+    /// The stalled games.
+    Stalls,
+    /// Every game.
+    All,
+}
+
+/// Writes the games of `games` (a check's, one list per pairing) that
+/// `which` names to `dir`, each as a game record.
+fn save_records(
     dir: &Path,
+    which: Saved,
     level: &Level,
     rules: Rules,
     games: &[Vec<sim::GameResult>],
 ) -> anyhow::Result<()> {
+    let saved = |result: &&sim::GameResult| match which {
+        Saved::Stalls => result.stalled(),
+        Saved::All => true,
+    };
     for (run, results) in games.iter().enumerate() {
-        for result in results.iter().filter(|r| r.stalled()) {
+        for result in results.iter().filter(saved) {
             let name = if games.len() > 1 {
                 format!("{}-run{}-game{}.record", level.id, run + 1, result.index)
             } else {
