@@ -283,6 +283,24 @@ fn selfplay_saves_every_game_as_a_record() {
         assert!(record.replay(&pushcrate::level::Pack::bundled()).unwrap().is_over());
     }
     assert!(run("--save-stalls").0.is_empty());
+    // A head-to-head test saves each game it played.
+    let dir = tempfile::tempdir().unwrap();
+    let output = pushcrate()
+        .args(["selfplay", "@default", "--level", "open", "--agents", "greedy,random", "--head-to-head"])
+        .args(["--format", "json", "--save-games"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let games = report["levels"][0]["games"].as_u64().unwrap();
+    assert!(games >= 2);
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let record: pushcrate::level::record::GameRecord =
+            std::fs::read_to_string(entry.unwrap().path()).unwrap().parse().unwrap();
+        assert!(record.replay(&pushcrate::level::Pack::bundled()).unwrap().is_over());
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count() as u64, games);
     // Both at once would write one folder's games under two rules.
     pushcrate()
         .args(["selfplay", "@default", "--level", "open", "--save-games", "a", "--save-stalls", "b"])

@@ -115,7 +115,7 @@ pub struct SelfPlayArgs {
     /// colour-swapped pairs says whether A beats B, scoring above 60%
     /// (α = β = 5% at 55% and 65%; `--error` and `--zone` change them),
     /// within `--cap` games.
-    #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace", "save_stalls", "save_games"])]
+    #[arg(long, requires = "agents", conflicts_with_all = ["games", "skill_trace"])]
     pub head_to_head: bool,
     /// With `--head-to-head`, also say how long each agent took a
     /// decision over the games, and A's time as a share of B's: both
@@ -364,8 +364,9 @@ enum Saved {
     All,
 }
 
-/// Writes the games of `games` (a check's, one list per pairing) that
-/// `which` names to `dir`, each as a game record.
+/// Writes the games of `games` (a check's, one list per pairing, or a
+/// head-to-head test's) that `which` names to `dir`, each as a game
+/// record.
 fn save_records(
     dir: &Path,
     which: Saved,
@@ -848,6 +849,9 @@ fn head_to_head_command(
         };
         let (games, test) = sim::head_to_head(&start, &config, design, &|| bar.inc(1), &look, &stop);
         bar.finish_and_clear();
+        if let Some((dir, which)) = args.saving() {
+            save_records(dir, which, level, rules, std::slice::from_ref(&games))?;
+        }
         let report =
             Report::new(&level.id, names.clone(), start.turn(), &games, stop.load(Ordering::Relaxed));
         let thinking = args.time_decisions.then(|| sim::Thinking::total(&games));
