@@ -256,6 +256,22 @@ fn selfplay_saves_stalls_as_records() {
     assert_eq!(record.positions(&pushcrate::level::Pack::bundled_flawed()).unwrap().len(), 11);
 }
 
+/// The game records in `dir` by file name, each with the name, and
+/// asserted to replay to a finished game on the bundled level.
+fn finished_records(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for name in &names {
+        let record: pushcrate::level::record::GameRecord =
+            std::fs::read_to_string(dir.join(name)).unwrap().parse().unwrap();
+        assert!(record.replay(&pushcrate::level::Pack::bundled()).unwrap().is_over(), "{name}");
+    }
+    names
+}
+
 #[test]
 fn selfplay_saves_every_game_as_a_record() {
     let run = |flag: &str| {
@@ -266,23 +282,15 @@ fn selfplay_saves_every_game_as_a_record() {
             .arg(dir.path())
             .assert()
             .success();
-        let mut paths: Vec<_> =
-            std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().path()).collect();
-        paths.sort();
-        let records: Vec<pushcrate::level::record::GameRecord> =
-            paths.iter().map(|path| std::fs::read_to_string(path).unwrap().parse().unwrap()).collect();
-        (paths, records)
+        finished_records(dir.path())
     };
     // Greedy beats random on `open` in every game: none stalls, and every
     // game is saved, each replaying to its end on the bundled level.
-    let (paths, records) = run("--save-games");
-    let names: Vec<_> =
-        paths.iter().map(|path| path.file_name().unwrap().to_str().unwrap().to_owned()).collect();
-    assert_eq!(names, ["open-game0.record", "open-game1.record", "open-game2.record", "open-game3.record"]);
-    for record in &records {
-        assert!(record.replay(&pushcrate::level::Pack::bundled()).unwrap().is_over());
-    }
-    assert!(run("--save-stalls").0.is_empty());
+    assert_eq!(
+        run("--save-games"),
+        ["open-game0.record", "open-game1.record", "open-game2.record", "open-game3.record"]
+    );
+    assert!(run("--save-stalls").is_empty());
     // A head-to-head test saves each game it played.
     let dir = tempfile::tempdir().unwrap();
     let output = pushcrate()
@@ -295,12 +303,7 @@ fn selfplay_saves_every_game_as_a_record() {
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let games = report["levels"][0]["games"].as_u64().unwrap();
     assert!(games >= 2);
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
-        let record: pushcrate::level::record::GameRecord =
-            std::fs::read_to_string(entry.unwrap().path()).unwrap().parse().unwrap();
-        assert!(record.replay(&pushcrate::level::Pack::bundled()).unwrap().is_over());
-    }
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count() as u64, games);
+    assert_eq!(finished_records(dir.path()).len() as u64, games);
     // Both at once would write one folder's games under two rules.
     pushcrate()
         .args(["selfplay", "@default", "--level", "open", "--save-games", "a", "--save-stalls", "b"])
